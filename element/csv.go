@@ -1,0 +1,116 @@
+package element
+
+import (
+	"bytes"
+	"strings"
+)
+
+// MarshalCSV writes elements as the reference's CSV output (§6.9): metadata flattened into
+// columns joined with "_", lists in Python repr, columns empty in every row dropped, columns in
+// first-seen order after type, element_id and text.
+func MarshalCSV(elems []Element) []byte {
+	cols := []string{"type", "element_id", "text"}
+	seen := map[string]bool{"type": true, "element_id": true, "text": true}
+	rows := make([]map[string]value, len(elems))
+	for i := range elems {
+		row := map[string]value{}
+		obj := elems[i].toValue(false)
+		for _, m := range obj {
+			if m.key == "metadata" {
+				flatten(row, "", m.val.(object), &cols, seen)
+				continue
+			}
+			row[m.key] = m.val
+			if !seen[m.key] {
+				seen[m.key] = true
+				cols = append(cols, m.key)
+			}
+		}
+		rows[i] = row
+	}
+	// Drop columns that are empty everywhere; columns of integers with gaps become floats,
+	// as a pandas frame renders them.
+	var kept []string
+	floatCols := map[string]bool{}
+	for _, c := range cols {
+		present, missing, integral := false, false, true
+		for _, r := range rows {
+			v, ok := r[c]
+			if !ok {
+				missing = true
+				continue
+			}
+			present = true
+			if n, isNum := v.(number); !isNum || strings.ContainsAny(string(n), ".eE") {
+				integral = false
+			}
+		}
+		if present || c == "type" || c == "element_id" || c == "text" {
+			kept = append(kept, c)
+		}
+		if present && missing && integral {
+			floatCols[c] = true
+		}
+	}
+	var b bytes.Buffer
+	writeCSVRow(&b, kept)
+	cells := make([]string, len(kept))
+	for _, r := range rows {
+		for j, c := range kept {
+			v, ok := r[c]
+			switch {
+			case !ok:
+				cells[j] = ""
+			case floatCols[c]:
+				cells[j] = string(v.(number)) + ".0"
+			default:
+				cells[j] = csvText(v)
+			}
+		}
+		writeCSVRow(&b, cells)
+	}
+	return b.Bytes()
+}
+
+func flatten(row map[string]value, prefix string, o object, cols *[]string, seen map[string]bool) {
+	for _, m := range o {
+		key := prefix + m.key
+		if sub, ok := m.val.(object); ok {
+			flatten(row, key+"_", sub, cols, seen)
+			continue
+		}
+		row[key] = m.val
+		if !seen[key] {
+			seen[key] = true
+			*cols = append(*cols, key)
+		}
+	}
+}
+
+func csvText(v value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case number:
+		return string(v)
+	default:
+		return string(marshalValue(v, pythonRepr))
+	}
+}
+
+// writeCSVRow quotes like Python's csv module with QUOTE_MINIMAL and "\n" line endings.
+func writeCSVRow(b *bytes.Buffer, fields []string) {
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if strings.ContainsAny(f, ",\"\r\n") || (len(fields) == 1 && f == "") {
+			b.WriteByte('"')
+			b.WriteString(strings.ReplaceAll(f, `"`, `""`))
+			b.WriteByte('"')
+		} else {
+			b.WriteString(f)
+		}
+	}
+	b.WriteByte('\n')
+}
