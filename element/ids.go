@@ -27,29 +27,39 @@ func HashID(filename, text string, page *int, index int) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
+// IDHasher assigns reference IDs to elements presented one at a time in document order.
+type IDHasher struct {
+	counters map[int]int
+	noPage   int
+}
+
+// Next returns the hashed ID of e, the next element in document order, hashed with filename.
+func (h *IDHasher) Next(filename string, e *Element) string {
+	var idx int
+	if p := e.Metadata.PageNumber; p != nil {
+		if h.counters == nil {
+			h.counters = map[int]int{}
+		}
+		idx = h.counters[*p]
+		h.counters[*p] = idx + 1
+	} else {
+		idx = h.noPage
+		h.noPage++
+	}
+	return HashID(filename, e.Text, e.Metadata.PageNumber, idx)
+}
+
 // AssignIDs sets every element's ID: hashed as HashID with a per-page sequence counter, or a
 // random UUIDv4 when unique is true. filename is the name used for hashing (the metadata
 // filename the reference saw, "" for none).
 func AssignIDs(elems []Element, filename string, unique bool) {
-	if unique {
-		for i := range elems {
-			elems[i].ID = uuid.NewString()
-		}
-		return
-	}
-	counters := map[int]int{}
-	noPage := 0
+	var h IDHasher
 	for i := range elems {
-		e := &elems[i]
-		var idx int
-		if p := e.Metadata.PageNumber; p != nil {
-			idx = counters[*p]
-			counters[*p] = idx + 1
+		if unique {
+			elems[i].ID = uuid.NewString()
 		} else {
-			idx = noPage
-			noPage++
+			elems[i].ID = h.Next(filename, &elems[i])
 		}
-		e.ID = HashID(filename, e.Text, e.Metadata.PageNumber, idx)
 	}
 }
 
@@ -61,33 +71,47 @@ var containerChildren = map[Type]map[Type]bool{
 		"BulletedText": true, Table: true, FigureCaption: true, CheckBox: true, "Text": true},
 }
 
-// SetHierarchy assigns parent_id with the reference's single stack pass: an element's parent is
-// the nearest stacked element of the same type with a smaller category_depth, or of a container
-// type that may hold it. Elements that already have a parent are left alone. Run it after IDs.
-func SetHierarchy(elems []Element) {
-	var stack []*Element
-	depth := func(e *Element) int {
-		if e.Metadata.CategoryDepth == nil {
-			return 0
-		}
-		return *e.Metadata.CategoryDepth
+type stackEntry struct {
+	typ   Type
+	depth int
+	id    string
+}
+
+// Hierarchy assigns parent_id with the reference's single stack pass (§6.4) to elements
+// presented one at a time: an element's parent is the nearest stacked element of the same type
+// with a smaller category_depth, or of a container type that may hold it. Elements that already
+// have a parent are left alone. Elements must already carry their final IDs.
+type Hierarchy struct {
+	stack []stackEntry
+}
+
+// Add sets e's parent_id and pushes e.
+func (h *Hierarchy) Add(e *Element) {
+	if e.Metadata.ParentID != "" || e.Type == "" {
+		return
 	}
+	depth := 0
+	if e.Metadata.CategoryDepth != nil {
+		depth = *e.Metadata.CategoryDepth
+	}
+	parent := ""
+	for len(h.stack) > 0 {
+		top := h.stack[len(h.stack)-1]
+		if (top.typ == e.Type && top.depth < depth) ||
+			(top.typ != e.Type && containerChildren[top.typ][e.Type]) {
+			parent = top.id
+			break
+		}
+		h.stack = h.stack[:len(h.stack)-1]
+	}
+	e.Metadata.ParentID = parent
+	h.stack = append(h.stack, stackEntry{e.Type, depth, e.ID})
+}
+
+// SetHierarchy runs the Hierarchy pass over a whole list.
+func SetHierarchy(elems []Element) {
+	var h Hierarchy
 	for i := range elems {
-		e := &elems[i]
-		if e.Metadata.ParentID != "" || e.Type == "" {
-			continue
-		}
-		parent := ""
-		for len(stack) > 0 {
-			top := stack[len(stack)-1]
-			if (top.Type == e.Type && depth(top) < depth(e)) ||
-				(top.Type != e.Type && containerChildren[top.Type][e.Type]) {
-				parent = top.ID
-				break
-			}
-			stack = stack[:len(stack)-1]
-		}
-		e.Metadata.ParentID = parent
-		stack = append(stack, e)
+		h.Add(&elems[i])
 	}
 }
