@@ -1,0 +1,5 @@
+package engine
+
+import "github.com/google/uuid"
+
+func newUUID() string { return uuid.NewString() }

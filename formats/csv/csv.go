@@ -1,0 +1,276 @@
+// Package csv partitions CSV and TSV files into one Table element, as the reference does
+// through a pandas data frame: every row (the first included) becomes a row of compact
+// text_as_html, numeric columns are rendered as pandas renders them, and the text is every
+// non-empty cell joined by spaces.
+package csv
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/textenc"
+)
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(partitionCSV), "text/csv")
+	engine.RegisterFormat(engine.PartitionFunc(partitionTSV), "text/tsv")
+}
+
+// maxField is the reference's limit for one cell.
+const maxField = 10 << 20
+
+func partitionCSV(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return partition(ctx, doc, opts, 0, emit)
+}
+
+func partitionTSV(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return partition(ctx, doc, opts, '\t', emit)
+}
+
+func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, delim rune, emit engine.Emit) error {
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("csv: read: %w", err)
+	}
+	text, err := textenc.Decode(data, opts.Encoding)
+	if err != nil {
+		return err
+	}
+	if delim == 0 {
+		delim = Sniff(text)
+	}
+	rows, err := readRows(ctx, text, delim)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	formatColumns(rows)
+	cells := element.TextRows(rows)
+	e := element.Element{Type: element.Table, Text: element.TableText(cells)}
+	if !skipTables(opts, delim) {
+		e.Metadata.TextAsHTML = element.TableHTML(cells)
+	}
+	return emit(e)
+}
+
+func skipTables(opts *engine.Options, delim rune) bool {
+	name := "csv"
+	if delim == '\t' {
+		name = "tsv"
+	}
+	for _, t := range opts.SkipInferTableTypes {
+		if strings.EqualFold(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// readRows parses the records, skipping blank lines, and pads short rows to the widest.
+func readRows(ctx context.Context, text string, delim rune) ([][]string, error) {
+	r := csv.NewReader(strings.NewReader(text))
+	r.Comma = delim
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	var rows [][]string
+	width := 0
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("csv: %w", err)
+		}
+		if len(rows)%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		for _, f := range rec {
+			if len(f) > maxField {
+				return nil, fmt.Errorf("csv: field larger than field limit (%d)", maxField)
+			}
+		}
+		rows = append(rows, rec)
+		width = max(width, len(rec))
+	}
+	for i, row := range rows {
+		for len(row) < width {
+			row = append(row, "")
+		}
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+// Sniff picks the delimiter among ',', ';' and '|' that splits the first lines (up to 64 KiB of
+// whole lines) most consistently; ',' when none does.
+func Sniff(text string) rune {
+	sample := text
+	if len(sample) > 64<<10 {
+		sample = sample[:64<<10]
+		if i := strings.LastIndexByte(sample, '\n'); i > 0 {
+			sample = sample[:i]
+		}
+	}
+	lines := strings.Split(sample, "\n")
+	best, bestScore := ',', 0
+	for _, d := range []rune{',', ';', '|'} {
+		counts := map[int]int{}
+		nonEmpty := 0
+		for _, l := range lines {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			nonEmpty++
+			counts[countOutsideQuotes(l, d)]++
+		}
+		// Score: how many lines share the most common non-zero count.
+		score := 0
+		for c, n := range counts {
+			if c > 0 && n > score {
+				score = n
+			}
+		}
+		if nonEmpty > 0 && score > bestScore {
+			best, bestScore = d, score
+		}
+	}
+	return best
+}
+
+func countOutsideQuotes(line string, d rune) int {
+	n, quoted := 0, false
+	for _, c := range line {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == d && !quoted:
+			n++
+		}
+	}
+	return n
+}
+
+// formatColumns renders each column as a pandas frame read with header=None would: a column
+// whose non-empty cells are all integers stays integer unless it has gaps (then floats), a
+// numeric column with any decimal renders as floats with a common number of decimals.
+func formatColumns(rows [][]string) {
+	if len(rows) == 0 {
+		return
+	}
+	for c := range rows[0] {
+		kind, hasGap := columnKind(rows, c)
+		switch {
+		case kind == kindInt && !hasGap:
+			for _, row := range rows {
+				n, _ := strconv.ParseInt(strings.TrimSpace(row[c]), 10, 64)
+				row[c] = strconv.FormatInt(n, 10)
+			}
+		case kind == kindInt || kind == kindFloat:
+			formatFloats(rows, c)
+		case kind == kindBool:
+			for _, row := range rows {
+				if v := strings.TrimSpace(row[c]); v != "" {
+					row[c] = map[bool]string{true: "True", false: "False"}[strings.EqualFold(v, "true")]
+				}
+			}
+		}
+	}
+}
+
+type kind int
+
+const (
+	kindText kind = iota
+	kindInt
+	kindFloat
+	kindBool
+)
+
+func columnKind(rows [][]string, c int) (kind, bool) {
+	k := kind(-1)
+	gap := false
+	for _, row := range rows {
+		v := strings.TrimSpace(row[c])
+		if v == "" {
+			gap = true
+			continue
+		}
+		var vk kind
+		if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+			vk = kindInt
+		} else if _, err := strconv.ParseFloat(v, 64); err == nil && !strings.ContainsAny(strings.ToLower(v), "xp_") {
+			vk = kindFloat
+		} else if strings.EqualFold(v, "true") || strings.EqualFold(v, "false") {
+			vk = kindBool
+		} else {
+			return kindText, gap
+		}
+		switch {
+		case k == -1:
+			k = vk
+		case k == vk:
+		case (k == kindInt && vk == kindFloat) || (k == kindFloat && vk == kindInt):
+			k = kindFloat
+		default:
+			return kindText, gap
+		}
+	}
+	if k == -1 {
+		return kindText, gap // an all-empty column stays empty
+	}
+	return k, gap
+}
+
+// formatFloats writes the column with six decimals and then trims trailing zeros equally from
+// every value, keeping at least one decimal, as pandas' float formatter does.
+func formatFloats(rows [][]string, c int) {
+	var vals []string
+	var idx []int
+	for i, row := range rows {
+		v := strings.TrimSpace(row[c])
+		if v == "" {
+			continue
+		}
+		f, _ := strconv.ParseFloat(v, 64)
+		if math.IsNaN(f) {
+			row[c] = ""
+			continue
+		}
+		vals = append(vals, strconv.FormatFloat(f, 'f', 6, 64))
+		idx = append(idx, i)
+	}
+	for {
+		allZero := len(vals) > 0
+		for _, v := range vals {
+			if !strings.HasSuffix(v, "0") || strings.HasSuffix(v, ".0") {
+				allZero = false
+				break
+			}
+		}
+		if !allZero {
+			break
+		}
+		for i := range vals {
+			vals[i] = vals[i][:len(vals[i])-1]
+		}
+	}
+	for i, v := range vals {
+		rows[idx[i]][c] = v
+	}
+}
