@@ -1,0 +1,411 @@
+// Package chunking groups partitioned elements into retrieval-sized chunks, following the
+// reference system's rules (partition-api.md §10): basic, by_title, by_page and by_similarity.
+// Every strategy is a function of the element list and Options alone; the output holds only
+// CompositeElement, Table and TableChunk elements with empty IDs (the engine hashes chunk IDs
+// after chunking, as the reference does).
+//
+// How a chunk is formed:
+//   - Elements stream into a pre-chunk builder. A pre-chunk ends when a strategy boundary fires
+//     (by_title: a Title, and a page change when multipage_sections is off; by_page: every page
+//     change; by_similarity: two neighbouring texts whose embeddings are less similar than
+//     similarity_threshold) or when the next element does not fit max_characters, or the pre-chunk
+//     already exceeds new_after_n_chars. Tables are always isolated.
+//   - by_title merges consecutive small pre-chunks (combine_text_under_n_chars).
+//   - A text pre-chunk becomes one CompositeElement (texts whitespace-normalised, joined by a
+//     blank line), or — when a single oversized element made it too long — several, cut at
+//     newlines or spaces with `overlap` characters repeated; later pieces carry is_continuation.
+//   - A table becomes one Table, or TableChunks whose text and compact HTML are cut on the same
+//     row (or cell) boundaries, each a well-formed <table>, with the header rows repeated.
+//
+// by_page and by_similarity exist only in the reference's hosted service, which publishes no
+// code; they are implemented from its documentation. by_similarity needs embeddings, which come
+// from an Embedder: OpenAIEmbedder talks to any OpenAI-compatible /v1/embeddings endpoint, and
+// HashEmbedder, the offline default, is a lexical (bag of words and character n-grams)
+// approximation — see its documentation.
+package chunking
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/quarrydocs/quarry/element"
+)
+
+// textSeparator joins element texts inside a chunk.
+const textSeparator = "\n\n"
+
+// Chunk groups elems into chunks with the strategy and limits of opts. An empty Strategy
+// returns elems unchanged. The input is not modified.
+func Chunk(ctx context.Context, elems []element.Element, opts Options) ([]element.Element, error) {
+	r, err := resolve(opts)
+	if err != nil {
+		return nil, err
+	}
+	if r.strategy == "" {
+		return elems, nil
+	}
+	c := newChunker(elems, r)
+	preds, err := c.boundaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pres, err := c.preChunks(ctx, preds)
+	if err != nil {
+		return nil, err
+	}
+	if r.strategy == ByTitle {
+		pres = c.combine(pres)
+	}
+	out := make([]element.Element, 0, len(pres))
+	for i, p := range pres {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("chunking: %w", err)
+			}
+		}
+		if p.table {
+			out = c.tableChunks(out, p)
+		} else {
+			out = c.textChunks(out, p)
+		}
+	}
+	return out, nil
+}
+
+type chunker struct {
+	opts resolved
+	in   []element.Element
+	// norm is each element's chunk text: whitespace collapsed (CodeSnippet verbatim); normLen
+	// its length and rawLen the raw text's length, both in code points as the reference
+	// measures them.
+	norm    []string
+	normLen []int
+	rawLen  []int
+	// origIDs are the IDs the elements get inside orig_elements (nil: keep theirs).
+	origIDs  []string
+	idRemap  map[string]string
+	newTable func() string
+}
+
+func newChunker(elems []element.Element, r resolved) *chunker {
+	c := &chunker{
+		opts:     r,
+		in:       elems,
+		norm:     make([]string, len(elems)),
+		normLen:  make([]int, len(elems)),
+		rawLen:   make([]int, len(elems)),
+		newTable: uuid.NewString,
+	}
+	for i := range elems {
+		e := &elems[i]
+		c.rawLen[i] = runeLen(e.Text)
+		var t string
+		if e.Type == element.CodeSnippet {
+			if trimPy(e.Text) != "" {
+				t = e.Text
+			}
+		} else {
+			t = collapse(e.Text)
+		}
+		c.norm[i] = t
+		if t != "" {
+			c.normLen[i] = runeLen(t)
+		}
+	}
+	return c
+}
+
+// origID returns the ID element i carries inside orig_elements, and remaps parent IDs to match.
+func (c *chunker) prepareOrigIDs() {
+	if c.origIDs != nil || c.opts.keepOrigIDs {
+		return
+	}
+	c.origIDs = make([]string, len(c.in))
+	c.idRemap = make(map[string]string, len(c.in))
+	for i := range c.in {
+		id := uuid.NewString()
+		c.origIDs[i] = id
+		if old := c.in[i].ID; old != "" {
+			if _, dup := c.idRemap[old]; !dup {
+				c.idRemap[old] = id
+			}
+		}
+	}
+}
+
+// origElements returns copies of the elements at idx for a chunk's orig_elements: nested
+// orig_elements are removed (no recursion) and IDs are replaced as Options describes.
+func (c *chunker) origElements(idx []int) []element.Element {
+	c.prepareOrigIDs()
+	out := make([]element.Element, len(idx))
+	for k, i := range idx {
+		e := c.in[i]
+		e.Metadata.OrigElements = nil
+		if c.origIDs != nil {
+			e.ID = c.origIDs[i]
+			if p := e.Metadata.ParentID; p != "" {
+				if np, ok := c.idRemap[p]; ok {
+					e.Metadata.ParentID = np
+				} else {
+					// The parent was not part of this chunking call: a dangling hash would
+					// mislead, and the reference's random IDs could never match it anyway.
+					e.Metadata.ParentID = ""
+				}
+			}
+		}
+		out[k] = e
+	}
+	return out
+}
+
+func isTable(t element.Type) bool { return t == element.Table || t == element.TableChunk }
+
+// preChunk is a run of consecutive elements that will become one or more chunks.
+type preChunk struct {
+	idx    []int
+	prefix string // overlap carried from the previous pre-chunk (text pre-chunks only)
+	table  bool
+}
+
+// textLen is the length of the pre-chunk's chunk text: prefix and non-empty normalised texts
+// joined by the separator.
+func (c *chunker) textLen(p *preChunk) int {
+	n, segs := 0, 0
+	if p.prefix != "" {
+		n, segs = runeLen(p.prefix), 1
+	}
+	for _, i := range p.idx {
+		if c.normLen[i] > 0 {
+			n += c.normLen[i]
+			segs++
+		}
+	}
+	if segs > 1 {
+		n += len(textSeparator) * (segs - 1)
+	}
+	return n
+}
+
+// text builds the pre-chunk's chunk text and reports whether any element contributed text.
+func (c *chunker) text(p *preChunk) (string, bool) {
+	var b strings.Builder
+	hasText := false
+	if p.prefix != "" {
+		b.WriteString(p.prefix)
+	}
+	for _, i := range p.idx {
+		t := c.norm[i]
+		if t == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(textSeparator)
+		}
+		b.WriteString(t)
+		hasText = true
+	}
+	return b.String(), hasText
+}
+
+// builder accumulates elements into a pre-chunk, measuring raw text lengths as the reference
+// does (§10.2), so chunks can come out a little shorter than the window after normalisation.
+type builder struct {
+	c       *chunker
+	idx     []int
+	prefix  string
+	segs    int
+	textLen int
+}
+
+func (b *builder) fits(i int) bool {
+	if len(b.idx) == 0 {
+		return true
+	}
+	if isTable(b.c.in[i].Type) || isTable(b.c.in[b.idx[0]].Type) {
+		return false
+	}
+	cur := b.textLen
+	if b.segs > 1 {
+		cur += len(textSeparator) * (b.segs - 1)
+	}
+	if cur > b.c.opts.soft {
+		return false
+	}
+	room := b.c.opts.hard - b.textLen - len(textSeparator)*b.segs
+	return room >= b.c.rawLen[i]
+}
+
+func (b *builder) add(i int) {
+	b.idx = append(b.idx, i)
+	if b.c.rawLen[i] > 0 {
+		b.segs++
+		b.textLen += b.c.rawLen[i]
+	}
+}
+
+func (b *builder) flush(out []preChunk) []preChunk {
+	if len(b.idx) == 0 {
+		return out
+	}
+	p := preChunk{idx: b.idx, prefix: b.prefix, table: isTable(b.c.in[b.idx[0]].Type)}
+	tail := ""
+	if p.table {
+		// No overlap is carried into or out of a table.
+		p.prefix = ""
+	} else if n := b.c.opts.interOverlap; n > 0 {
+		t, _ := b.c.text(&p)
+		tail = trimPy(lastRunes(t, n))
+	}
+	out = append(out, p)
+	b.idx = nil
+	b.prefix = tail
+	b.segs, b.textLen = 0, 0
+	if tail != "" {
+		b.segs, b.textLen = 1, runeLen(tail)
+	}
+	return out
+}
+
+// predicate reports whether element i starts a new pre-chunk. Predicates keep state, so each
+// is called once per element, in order.
+type predicate func(i int) bool
+
+func (c *chunker) boundaries(ctx context.Context) ([]predicate, error) {
+	switch c.opts.strategy {
+	case ByTitle:
+		preds := []predicate{func(i int) bool { return c.in[i].Type == element.Title }}
+		if !c.opts.multipage {
+			preds = append(preds, c.pageChange())
+		}
+		return preds, nil
+	case ByPage:
+		return []predicate{c.pageChange()}, nil
+	case BySimilarity:
+		p, err := c.similarityBreaks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return []predicate{p}, nil
+	}
+	return nil, nil
+}
+
+// pageChange fires on an element whose page number differs from the current page: the first
+// element sets the current page (none counts as 1), later elements without a page number
+// continue the current page, and any different number — even a smaller one — is a new page.
+func (c *chunker) pageChange() predicate {
+	current, first := 1, true
+	return func(i int) bool {
+		pn := c.in[i].Metadata.PageNumber
+		if first {
+			first = false
+			if pn != nil && *pn != 0 {
+				current = *pn
+			}
+			return false
+		}
+		if pn == nil || *pn == current {
+			return false
+		}
+		current = *pn
+		return true
+	}
+}
+
+func (c *chunker) preChunks(ctx context.Context, preds []predicate) ([]preChunk, error) {
+	b := &builder{c: c}
+	var out []preChunk
+	for i := range c.in {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("chunking: %w", err)
+			}
+		}
+		boundary := false
+		for _, p := range preds {
+			if p(i) {
+				boundary = true
+			}
+		}
+		if boundary || !b.fits(i) {
+			out = b.flush(out)
+		}
+		b.add(i)
+	}
+	return b.flush(out), nil
+}
+
+// combine merges consecutive text pre-chunks (by_title, §10.3) while the accumulated text is
+// shorter than combine_text_under_n_chars and the merged text still fits max_characters.
+func (c *chunker) combine(pres []preChunk) []preChunk {
+	if c.opts.combine == 0 {
+		return pres
+	}
+	out := pres[:0:0]
+	var acc *preChunk
+	accLen := 0
+	flush := func() {
+		if acc != nil {
+			out = append(out, *acc)
+			acc = nil
+		}
+	}
+	for k := range pres {
+		p := pres[k]
+		if p.table {
+			flush()
+			out = append(out, p)
+			continue
+		}
+		if acc != nil {
+			addLen := c.textLen(&preChunk{idx: p.idx})
+			merged := accLen
+			if addLen > 0 {
+				if merged > 0 {
+					merged += len(textSeparator)
+				}
+				merged += addLen
+			}
+			if accLen < c.opts.combine && merged <= c.opts.hard {
+				acc.idx = append(acc.idx, p.idx...)
+				accLen = merged
+				continue
+			}
+			flush()
+		}
+		cp := p
+		cp.idx = append([]int(nil), p.idx...)
+		acc = &cp
+		accLen = c.textLen(acc)
+	}
+	flush()
+	return out
+}
+
+// textChunks forms the CompositeElements of a text pre-chunk (§10.4).
+func (c *chunker) textChunks(out []element.Element, p preChunk) []element.Element {
+	text, hasText := c.text(&p)
+	if !hasText {
+		// Only text-less elements (page breaks, images…): nothing to retrieve. The reference
+		// would emit a chunk made of the overlap prefix alone here; that chunk would only
+		// duplicate text already in its neighbour.
+		return out
+	}
+	md := c.consolidate(p.idx)
+	if c.opts.includeOrig {
+		md.OrigElements = c.origElements(p.idx)
+	}
+	if runeLen(text) <= c.opts.hard {
+		return append(out, element.Element{Type: element.CompositeElement, Text: text, Metadata: md})
+	}
+	sp := splitter{max: c.opts.hard, overlap: c.opts.overlap}
+	for k, piece := range sp.splitAll(text) {
+		m := md
+		m.IsContinuation = k > 0
+		out = append(out, element.Element{Type: element.CompositeElement, Text: piece, Metadata: m})
+	}
+	return out
+}
