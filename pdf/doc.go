@@ -1,0 +1,328 @@
+// Package pdf reads the text layer of PDF files: it opens documents with pdfcpu's object model
+// (relaxed, no full validation), interprets page content streams itself (pdfcpu has no text
+// extraction), decodes fonts to Unicode and groups the resulting glyphs into lines and text boxes
+// with pdfminer's layout model and knobs (LAParams), so that callers get what the reference
+// system's pdfminer-based "fast" strategy sees. It yields glyphs, lines and boxes, never elements.
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+func init() {
+	// pdfcpu otherwise creates a configuration directory under the user's home on first use;
+	// a library must not write there, and the defaults are what we want anyway.
+	api.DisableConfigDir()
+}
+
+// ErrEncrypted reports a PDF that needs a user (open) password.
+var ErrEncrypted = errors.New("pdf: file is encrypted with a user password")
+
+// InvalidError reports a file that cannot be read as a PDF at all (no usable xref, catalog or
+// page tree). Reason is a short human-readable cause.
+type InvalidError struct {
+	Reason string
+	Err    error
+}
+
+func (e *InvalidError) Error() string { return "pdf: invalid file: " + e.Reason }
+
+// Unwrap returns the underlying cause.
+func (e *InvalidError) Unwrap() error { return e.Err }
+
+// Document is an opened PDF. It is safe for use by one goroutine at a time.
+type Document struct {
+	ctx   *model.Context
+	pages []pageRef
+	// fonts caches decoded fonts by object number so a font shared by many pages is parsed once.
+	fonts map[int]*font
+}
+
+// pageRef is a leaf of the page tree with its inherited attributes resolved.
+type pageRef struct {
+	dict      types.Dict
+	resources types.Dict
+	mediaBox  [4]float64
+	rotate    int
+}
+
+// Open reads a PDF from r without full validation and decrypts it when it has only an owner
+// password. It returns ErrEncrypted for user-password files and *InvalidError for files that are
+// not readable PDFs.
+func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, &InvalidError{Reason: fmt.Sprint(p), Err: fmt.Errorf("pdfcpu panic: %v", p)}
+		}
+	}()
+	if size <= 0 {
+		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
+	}
+	rs := io.NewSectionReader(r, 0, size)
+	head := make([]byte, min(size, 1024))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("pdf: read header: %w", err)
+	}
+	if !bytes.Contains(head, []byte("%PDF-")) {
+		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
+	}
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.Cmd = model.EXTRACTCONTENT
+	mctx, err := pdfcpu.ReadWithContext(ctx, rs, conf)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
+			return nil, ErrEncrypted
+		}
+		return nil, classifyOpenError(err)
+	}
+	d := &Document{ctx: mctx, fonts: map[int]*font{}}
+	if err := d.loadPages(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Check opens and closes the document: the validation the reference performs before choosing a
+// strategy (partition-api.md §3 step 8).
+func Check(ctx context.Context, r io.ReaderAt, size int64) error {
+	_, err := Open(ctx, r, size)
+	return err
+}
+
+func classifyOpenError(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "missing root") || strings.Contains(msg, "Root"):
+		return &InvalidError{Reason: "Cannot find Root object in pdf", Err: err}
+	case strings.Contains(msg, "Pages"):
+		return &InvalidError{Reason: "Invalid object in /Pages", Err: err}
+	}
+	return &InvalidError{Reason: "Stream has ended unexpectedly", Err: err}
+}
+
+// NumPages is the number of pages found in the page tree.
+func (d *Document) NumPages() int { return len(d.pages) }
+
+// PageSize returns the width and height of page n (1-based) in PDF points, after /Rotate.
+func (d *Document) PageSize(n int) (w, h float64) {
+	if n < 1 || n > len(d.pages) {
+		return 0, 0
+	}
+	p := d.pages[n-1]
+	w, h = p.mediaBox[2]-p.mediaBox[0], p.mediaBox[3]-p.mediaBox[1]
+	if p.rotate%180 != 0 {
+		w, h = h, w
+	}
+	return w, h
+}
+
+const maxPageTreeDepth = 64
+
+// loadPages walks the page tree once, resolving inherited Resources, MediaBox and Rotate, with a
+// visited set so cyclic trees terminate.
+func (d *Document) loadPages() error {
+	xt := d.ctx.XRefTable
+	root, err := xt.Catalog()
+	if err != nil || root == nil {
+		return &InvalidError{Reason: "Cannot find Root object in pdf", Err: err}
+	}
+	pagesObj, ok := root.Find("Pages")
+	if !ok {
+		return &InvalidError{Reason: "Invalid object in /Pages"}
+	}
+	pages, err := xt.DereferenceDict(pagesObj)
+	if err != nil || pages == nil {
+		return &InvalidError{Reason: "Invalid object in /Pages", Err: err}
+	}
+	seen := map[int]bool{}
+	if ir, ok := pagesObj.(types.IndirectRef); ok {
+		seen[ir.ObjectNumber.Value()] = true
+	}
+	var walk func(node types.Dict, res types.Dict, mb [4]float64, hasMB bool, rot int, depth int)
+	walk = func(node types.Dict, res types.Dict, mb [4]float64, hasMB bool, rot int, depth int) {
+		if depth > maxPageTreeDepth {
+			return
+		}
+		if o, ok := node.Find("Resources"); ok {
+			if r, err := xt.DereferenceDict(o); err == nil && r != nil {
+				res = r
+			}
+		}
+		if o, ok := node.Find("MediaBox"); ok {
+			if r, ok := d.rect(o); ok {
+				mb, hasMB = r, true
+			}
+		}
+		if o, ok := node.Find("Rotate"); ok {
+			if v, ok := d.number(o); ok {
+				rot = int(v)
+			}
+		}
+		kidsObj, hasKids := node.Find("Kids")
+		t := node.Type()
+		if !hasKids || (t != nil && *t == "Page") {
+			if !hasMB {
+				mb = [4]float64{0, 0, 612, 792}
+			}
+			rot = ((rot % 360) + 360) % 360
+			d.pages = append(d.pages, pageRef{dict: node, resources: res, mediaBox: mb, rotate: rot})
+			return
+		}
+		kids, err := xt.DereferenceArray(kidsObj)
+		if err != nil {
+			return
+		}
+		for _, k := range kids {
+			if ir, ok := k.(types.IndirectRef); ok {
+				n := ir.ObjectNumber.Value()
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+			}
+			kd, err := xt.DereferenceDict(k)
+			if err != nil || kd == nil {
+				continue
+			}
+			walk(kd, res, mb, hasMB, rot, depth+1)
+		}
+	}
+	walk(pages, nil, [4]float64{}, false, 0, 0)
+	if len(d.pages) == 0 {
+		if _, ok := pages.Find("Kids"); !ok {
+			return &InvalidError{Reason: "Invalid object in /Pages"}
+		}
+	}
+	return nil
+}
+
+func (d *Document) resolve(o types.Object) types.Object {
+	for i := 0; i < 8; i++ {
+		ir, ok := o.(types.IndirectRef)
+		if !ok {
+			return o
+		}
+		r, err := d.ctx.XRefTable.Dereference(ir)
+		if err != nil {
+			return nil
+		}
+		o = r
+	}
+	return nil
+}
+
+func (d *Document) number(o types.Object) (float64, bool) {
+	switch v := d.resolve(o).(type) {
+	case types.Integer:
+		return float64(v), true
+	case types.Float:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+func (d *Document) rect(o types.Object) ([4]float64, bool) {
+	a, ok := d.resolve(o).(types.Array)
+	if !ok || len(a) != 4 {
+		return [4]float64{}, false
+	}
+	var r [4]float64
+	for i := range a {
+		v, ok := d.number(a[i])
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return [4]float64{}, false
+		}
+		r[i] = v
+	}
+	if r[0] > r[2] {
+		r[0], r[2] = r[2], r[0]
+	}
+	if r[1] > r[3] {
+		r[1], r[3] = r[3], r[1]
+	}
+	return r, true
+}
+
+func (d *Document) dict(o types.Object) types.Dict {
+	switch v := d.resolve(o).(type) {
+	case types.Dict:
+		return v
+	case types.StreamDict:
+		return v.Dict
+	}
+	return nil
+}
+
+func (d *Document) array(o types.Object) types.Array {
+	a, _ := d.resolve(o).(types.Array)
+	return a
+}
+
+func (d *Document) name(o types.Object) string {
+	n, _ := d.resolve(o).(types.Name)
+	return string(n)
+}
+
+// stringBytes returns the bytes of a string object (literal or hex), decrypted by pdfcpu.
+func (d *Document) stringBytes(o types.Object) ([]byte, bool) {
+	switch v := d.resolve(o).(type) {
+	case types.StringLiteral:
+		b, err := types.Unescape(string(v))
+		if err != nil {
+			return nil, false
+		}
+		return b, true
+	case types.HexLiteral:
+		b, err := v.Bytes()
+		if err != nil {
+			return nil, false
+		}
+		return b, true
+	}
+	return nil, false
+}
+
+// textString decodes a PDF text string (UTF-16BE with BOM, UTF-8 with BOM, else PDFDocEncoding).
+func (d *Document) textString(o types.Object) string {
+	b, ok := d.stringBytes(o)
+	if !ok {
+		return ""
+	}
+	return decodeTextString(b)
+}
+
+// maxStreamBytes bounds a decoded stream so a decompression bomb costs memory we chose.
+const maxStreamBytes = 256 << 20
+
+// streamData returns the decoded bytes of a stream object; the table's copy is not modified, so
+// the document can be read by several pages in turn without re-decoding surprises.
+func (d *Document) streamData(o types.Object) ([]byte, types.Dict, error) {
+	sd, ok := d.resolve(o).(types.StreamDict)
+	if !ok {
+		return nil, nil, errors.New("not a stream")
+	}
+	if sd.Content != nil {
+		return sd.Content, sd.Dict, nil
+	}
+	cp := sd
+	b, err := cp.DecodeLengthWithLimit(-1, maxStreamBytes)
+	if err != nil {
+		return b, sd.Dict, err
+	}
+	return b, sd.Dict, nil
+}

@@ -1,0 +1,401 @@
+package pdf
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	pdffont "github.com/pdfcpu/pdfcpu/pkg/font"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// font is what the interpreter needs from a PDF font: how to split strings into codes, the text
+// of a code, its advance width and the vertical metrics pdfminer uses for glyph boxes.
+type font struct {
+	name     string
+	subtype  string
+	cidFont  bool
+	vertical bool
+	// encCMap splits Type0 strings (embedded CMap); nil means fixed 2-byte codes.
+	encCMap *cmap
+	// ucs2 marks predefined Uni*-UCS2/UTF16 CMaps, whose codes are themselves UTF-16.
+	ucs2      bool
+	toUnicode *cmap
+	// encoding maps simple-font codes to glyph names.
+	encoding [256]string
+	// widths (simple fonts) in glyph units, indexed by code-firstChar.
+	firstChar int
+	widths    []float64
+	hasWidths bool
+	// cidW holds per-CID widths from /W; cidWRanges the c1 c2 w form; dw is /DW.
+	cidW       map[int]float64
+	cidWRanges []cidWidthRange
+	dw         float64
+	missing    float64
+	descent    float64 // glyph units, negative
+	hscale     float64 // glyph units → text space (0.001, or FontMatrix for Type3)
+	vscale     float64
+	core14     string
+}
+
+type cidWidthRange struct {
+	lo, hi int
+	w      float64
+}
+
+var core14Names = map[string]string{
+	"Courier": "Courier", "Courier-Bold": "Courier-Bold", "Courier-Oblique": "Courier-Oblique",
+	"Courier-BoldOblique": "Courier-BoldOblique", "Helvetica": "Helvetica",
+	"Helvetica-Bold": "Helvetica-Bold", "Helvetica-Oblique": "Helvetica-Oblique",
+	"Helvetica-BoldOblique": "Helvetica-BoldOblique", "Times-Roman": "Times-Roman",
+	"Times-Bold": "Times-Bold", "Times-Italic": "Times-Italic", "Times-BoldItalic": "Times-BoldItalic",
+	"Symbol": "Symbol", "ZapfDingbats": "ZapfDingbats",
+	// Common aliases of the standard 14 (PDF 1.7 Annex H / Acrobat behaviour).
+	"Arial": "Helvetica", "Arial,Bold": "Helvetica-Bold", "Arial,Italic": "Helvetica-Oblique",
+	"Arial,BoldItalic": "Helvetica-BoldOblique", "TimesNewRoman": "Times-Roman",
+	"TimesNewRoman,Bold": "Times-Bold", "TimesNewRoman,Italic": "Times-Italic",
+	"TimesNewRoman,BoldItalic": "Times-BoldItalic", "CourierNew": "Courier",
+	"CourierNew,Bold": "Courier-Bold",
+}
+
+// core14Descent is the AFM Descender of each base family, used when a core font has no
+// FontDescriptor (pdfminer takes it from the AFM metrics).
+var core14Descent = map[string]float64{
+	"Courier": -157, "Helvetica": -207, "Times": -217, "Symbol": 0, "ZapfDingbats": 0,
+}
+
+// symbolEncoding covers the Symbol font codes that matter for text: bullets, dashes, quotes.
+var symbolEncoding = map[byte]string{
+	0xB7: "bullet", 0x2D: "minus", 0xB1: "plusminus", 0xD7: "multiply", 0xB4: "multiply",
+	0xAE: "arrowright", 0xAC: "arrowleft", 0xA5: "infinity", 0xB3: "greaterequal", 0xA3: "lessequal",
+	0xB9: "notequal", 0xBB: "approxequal", 0xB0: "degree", 0xE0: "lozenge", 0x6D: "mu",
+	0x61: "alpha", 0x62: "beta", 0x67: "gamma", 0x64: "delta", 0x70: "pi", 0x73: "sigma",
+	0x20: "space", 0xBE: "arrowhorizex", 0xD8: "logicalnot", 0xA7: "club", 0xA8: "diamond",
+	0xA9: "heart", 0xAA: "spade", 0xF0: "apple",
+}
+
+// loadFont returns the decoded font for a font resource, cached by object number.
+func (d *Document) loadFont(o types.Object) (*font, error) {
+	objNr := -1
+	if ir, ok := o.(types.IndirectRef); ok {
+		objNr = ir.ObjectNumber.Value()
+		if f, ok := d.fonts[objNr]; ok {
+			return f, nil
+		}
+	}
+	fd := d.dict(o)
+	if fd == nil {
+		return nil, fmt.Errorf("font is not a dictionary")
+	}
+	f := d.buildFont(fd)
+	if objNr >= 0 {
+		d.fonts[objNr] = f
+	}
+	return f, nil
+}
+
+func (d *Document) buildFont(fd types.Dict) *font {
+	f := &font{hscale: 0.001, vscale: 0.001, dw: 1000}
+	f.subtype = d.name(fd["Subtype"])
+	f.name = d.name(fd["BaseFont"])
+	if tu, ok := fd.Find("ToUnicode"); ok {
+		if data, _, err := d.streamData(tu); err == nil && len(data) > 0 {
+			f.toUnicode = parseCMap(data)
+		}
+	}
+	if f.subtype == "Type0" {
+		d.buildType0(f, fd)
+		return f
+	}
+	base := f.name
+	if i := strings.IndexByte(base, '+'); i == 6 {
+		base = base[i+1:]
+	}
+	f.core14 = core14Names[base]
+	desc := d.dict(fd["FontDescriptor"])
+	if desc != nil {
+		f.descent, _ = d.number(desc["Descent"])
+		f.missing, _ = d.number(desc["MissingWidth"])
+	} else if f.core14 != "" {
+		fam := f.core14
+		if i := strings.IndexByte(fam, '-'); i > 0 {
+			fam = fam[:i]
+		}
+		f.descent = core14Descent[fam]
+	}
+	if f.descent > 0 {
+		f.descent = -f.descent
+	}
+	if f.subtype == "Type3" {
+		if m := d.array(fd["FontMatrix"]); len(m) == 6 {
+			a, _ := d.number(m[0])
+			dd, _ := d.number(m[3])
+			if a != 0 {
+				f.hscale = a
+			}
+			if dd != 0 {
+				f.vscale = dd
+			}
+		}
+		if desc == nil {
+			if bb, ok := d.rect(fd["FontBBox"]); ok {
+				f.descent = bb[1]
+			}
+		}
+	}
+	if w := d.array(fd["Widths"]); w != nil {
+		fc, _ := d.number(fd["FirstChar"])
+		f.firstChar = int(fc)
+		f.widths = make([]float64, len(w))
+		for i := range w {
+			f.widths[i], _ = d.number(w[i])
+		}
+		f.hasWidths = true
+	}
+	// Encoding: base table, then /Differences.
+	switch {
+	case f.core14 == "Symbol":
+		for c, n := range symbolEncoding {
+			f.encoding[c] = n
+		}
+	case f.core14 == "ZapfDingbats":
+	default:
+		f.encoding = standardEncoding
+		if f.subtype == "TrueType" {
+			// Non-symbolic TrueType fonts without an encoding are read as WinAnsi by viewers.
+			f.encoding = winAnsiEncoding
+		}
+	}
+	encObj, hasEnc := fd.Find("Encoding")
+	if hasEnc {
+		switch e := d.resolve(encObj).(type) {
+		case types.Name:
+			if t, ok := namedEncoding(string(e)); ok {
+				f.encoding = t
+			}
+		case types.Dict:
+			if t, ok := namedEncoding(d.name(e["BaseEncoding"])); ok {
+				f.encoding = t
+			}
+			code := 0
+			for _, it := range d.array(e["Differences"]) {
+				switch v := d.resolve(it).(type) {
+				case types.Integer:
+					code = int(v)
+				case types.Float:
+					code = int(v)
+				case types.Name:
+					if code >= 0 && code < 256 {
+						f.encoding[code] = string(v)
+					}
+					code++
+				}
+			}
+		}
+	}
+	return f
+}
+
+func namedEncoding(n string) ([256]string, bool) {
+	switch n {
+	case "WinAnsiEncoding":
+		return winAnsiEncoding, true
+	case "MacRomanEncoding":
+		return macRomanEncoding, true
+	case "StandardEncoding":
+		return standardEncoding, true
+	case "PDFDocEncoding":
+		return pdfDocEncoding, true
+	case "MacExpertEncoding":
+		return [256]string{}, false
+	}
+	return [256]string{}, false
+}
+
+func (d *Document) buildType0(f *font, fd types.Dict) {
+	f.cidFont = true
+	encObj := fd["Encoding"]
+	switch e := d.resolve(encObj).(type) {
+	case types.Name:
+		name := string(e)
+		f.vertical = strings.HasSuffix(name, "-V")
+		if strings.HasPrefix(name, "Uni") && (strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")) {
+			f.ucs2 = true
+		}
+	case types.StreamDict:
+		if data, _, err := d.streamData(encObj); err == nil {
+			f.encCMap = parseCMap(data)
+		}
+		if wm, ok := d.number(e.Dict["WMode"]); ok && wm == 1 {
+			f.vertical = true
+		}
+	}
+	desc := d.array(fd["DescendantFonts"])
+	if len(desc) == 0 {
+		return
+	}
+	cf := d.dict(desc[0])
+	if cf == nil {
+		return
+	}
+	if fdesc := d.dict(cf["FontDescriptor"]); fdesc != nil {
+		f.descent, _ = d.number(fdesc["Descent"])
+		if f.descent > 0 {
+			f.descent = -f.descent
+		}
+	}
+	if dw, ok := d.number(cf["DW"]); ok {
+		f.dw = dw
+	}
+	w := d.array(cf["W"])
+	f.cidW = map[int]float64{}
+	for i := 0; i < len(w); {
+		c1, ok := d.number(w[i])
+		if !ok {
+			i++
+			continue
+		}
+		if i+1 < len(w) {
+			if arr := d.array(w[i+1]); arr != nil {
+				for k := range arr {
+					if len(f.cidW) > maxCMapEntries {
+						break
+					}
+					v, _ := d.number(arr[k])
+					f.cidW[int(c1)+k] = v
+				}
+				i += 2
+				continue
+			}
+		}
+		if i+2 < len(w) {
+			c2, ok1 := d.number(w[i+1])
+			v, ok2 := d.number(w[i+2])
+			if ok1 && ok2 {
+				f.cidWRanges = append(f.cidWRanges, cidWidthRange{int(c1), int(c2), v})
+			}
+			i += 3
+			continue
+		}
+		break
+	}
+}
+
+// decodeCode is one code of a shown string: its bytes' value, byte length, CID and text.
+type decodedCode struct {
+	code uint32
+	n    int
+	cid  int
+}
+
+// codes splits a shown string into character codes.
+func (f *font) codes(s []byte, out []decodedCode) []decodedCode {
+	out = out[:0]
+	for len(s) > 0 {
+		var dc decodedCode
+		switch {
+		case !f.cidFont:
+			dc = decodedCode{code: uint32(s[0]), n: 1, cid: int(s[0])}
+		case f.encCMap != nil:
+			dc.code, dc.n = f.encCMap.nextCode(s, 2)
+			if c, ok := f.encCMap.lookupCID(dc.code, dc.n); ok {
+				dc.cid = c
+			} else {
+				dc.cid = int(dc.code)
+			}
+		default:
+			n := 2
+			if f.ucs2 && len(s) >= 4 && s[0] >= 0xD8 && s[0] <= 0xDB {
+				n = 4
+			}
+			dc.code, dc.n = bytesToCode(s[:min(n, len(s))]), min(n, len(s))
+			dc.cid = int(dc.code)
+		}
+		if dc.n <= 0 {
+			dc.n = 1
+		}
+		out = append(out, dc)
+		s = s[dc.n:]
+	}
+	return out
+}
+
+// text returns the Unicode text of a code, or pdfminer's "(cid:N)" when none is known.
+func (f *font) text(dc decodedCode) string {
+	if s, ok := f.toUnicode.lookupUnicode(dc.code, dc.n); ok {
+		return s
+	}
+	if f.cidFont {
+		if f.ucs2 {
+			if dc.n == 4 {
+				return utf16BE([]byte{byte(dc.code >> 24), byte(dc.code >> 16), byte(dc.code >> 8), byte(dc.code)})
+			}
+			return utf16BE([]byte{byte(dc.code >> 8), byte(dc.code)})
+		}
+		return fmt.Sprintf("(cid:%d)", dc.cid)
+	}
+	if dc.code < 256 {
+		if name := f.encoding[dc.code]; name != "" {
+			if s, ok := glyphToUnicode(name); ok {
+				return s
+			}
+		}
+	}
+	return fmt.Sprintf("(cid:%d)", dc.cid)
+}
+
+// width returns the advance of a code in text space units per unit font size.
+func (f *font) width(dc decodedCode, text string) float64 {
+	if f.cidFont {
+		if w, ok := f.cidW[dc.cid]; ok {
+			return w * f.hscale
+		}
+		for _, r := range f.cidWRanges {
+			if dc.cid >= r.lo && dc.cid <= r.hi {
+				return r.w * f.hscale
+			}
+		}
+		return f.dw * f.hscale
+	}
+	if f.hasWidths {
+		i := int(dc.code) - f.firstChar
+		if i >= 0 && i < len(f.widths) {
+			return f.widths[i] * f.hscale
+		}
+		return f.missing * f.hscale
+	}
+	if f.core14 != "" {
+		code := dc.code
+		if f.core14 != "Symbol" && f.core14 != "ZapfDingbats" {
+			if c, ok := winAnsiCode(text); ok {
+				code = uint32(c)
+			}
+		}
+		if w, err := pdffont.CharWidth(f.core14, rune(code)); err == nil {
+			return float64(w) * f.hscale
+		}
+	}
+	return f.missing * f.hscale
+}
+
+var winAnsiReverse = func() map[string]byte {
+	m := map[string]byte{}
+	for c, n := range winAnsiEncoding {
+		if n == "" {
+			continue
+		}
+		if s, ok := glyphToUnicode(n); ok {
+			if _, dup := m[s]; !dup {
+				m[s] = byte(c)
+			}
+		}
+	}
+	return m
+}
+
+var winAnsiRev = sync.OnceValue(winAnsiReverse)
+
+func winAnsiCode(text string) (byte, bool) {
+	c, ok := winAnsiRev()[text]
+	return c, ok
+}

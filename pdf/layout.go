@@ -1,0 +1,490 @@
+package pdf
+
+import (
+	"container/heap"
+	"math"
+	"sort"
+	"strings"
+)
+
+// LAParams are pdfminer's layout-analysis knobs with its meanings (partition-api.md §7.7).
+type LAParams struct {
+	LineOverlap float64
+	CharMargin  float64
+	LineMargin  float64
+	WordMargin  float64
+	// BoxesFlow weights horizontal (-1) against vertical (+1) position when ordering boxes;
+	// NoBoxesFlow disables the hierarchical grouping and orders boxes top to bottom.
+	BoxesFlow   float64
+	NoBoxesFlow bool
+}
+
+// DefaultLAParams are the values the reference's partition_pdf passes to pdfminer.
+func DefaultLAParams() LAParams {
+	return LAParams{LineOverlap: 0.5, CharMargin: 2.0, LineMargin: 0.5, WordMargin: 0.185, BoxesFlow: 0.5}
+}
+
+type bbox struct{ x0, y0, x1, y1 float64 }
+
+func (b bbox) w() float64 { return b.x1 - b.x0 }
+func (b bbox) h() float64 { return b.y1 - b.y0 }
+
+func (b bbox) union(o bbox) bbox {
+	return bbox{math.Min(b.x0, o.x0), math.Min(b.y0, o.y0), math.Max(b.x1, o.x1), math.Max(b.y1, o.y1)}
+}
+
+func isOverlap(a0, a1, b0, b1 float64) bool { return b0 <= a1 && a0 <= b1 }
+
+// overlapOrDistance is pdfminer's hoverlap/hdistance quantity: the smaller of the two
+// cross-edge distances.
+func crossEdge(a0, a1, b0, b1 float64) float64 {
+	return math.Min(math.Abs(a0-b1), math.Abs(a1-b0))
+}
+
+// LineItem is one character of a line: a glyph (index into Page.Glyphs) or, with Glyph -1, a
+// space pdfminer inserts between words.
+type LineItem struct {
+	Text  string
+	Glyph int
+}
+
+// Line is a horizontal text line (pdfminer's LTTextLineHorizontal).
+type Line struct {
+	X0, Y0, X1, Y1 float64
+	Items          []LineItem
+}
+
+// Text is the line's text without the trailing newline.
+func (l *Line) Text() string {
+	var b strings.Builder
+	for _, it := range l.Items {
+		b.WriteString(it.Text)
+	}
+	return b.String()
+}
+
+func (l *Line) box() bbox { return bbox{l.X0, l.Y0, l.X1, l.Y1} }
+
+// TextBox is a group of lines (pdfminer's LTTextBoxHorizontal), lines ordered top to bottom.
+type TextBox struct {
+	X0, Y0, X1, Y1 float64
+	Lines          []*Line
+	// index is the reading order assigned by the box grouping.
+	index int
+}
+
+// Text is pdfminer's get_text(): each line followed by a newline.
+func (b *TextBox) Text() string {
+	var s strings.Builder
+	for _, l := range b.Lines {
+		for _, it := range l.Items {
+			s.WriteString(it.Text)
+		}
+		s.WriteByte('\n')
+	}
+	return s.String()
+}
+
+func (b *TextBox) box() bbox { return bbox{b.X0, b.Y0, b.X1, b.Y1} }
+
+// grid is a uniform spatial index over a page (pdfminer's Plane, 50-point cells), so neighbour
+// queries touch only nearby objects and grouping stays near linear in the number of glyphs.
+type grid struct {
+	page  bbox
+	size  float64
+	nx    int
+	ny    int
+	cells [][]int32
+	boxes []bbox
+	alive []bool
+	mark  []uint32
+	epoch uint32
+}
+
+func newGrid(page bbox, size float64) *grid {
+	nx := int(math.Ceil(page.w()/size)) + 1
+	ny := int(math.Ceil(page.h()/size)) + 1
+	nx, ny = max(1, min(nx, 2000)), max(1, min(ny, 2000))
+	return &grid{page: page, size: size, nx: nx, ny: ny, cells: make([][]int32, nx*ny)}
+}
+
+func (g *grid) cellRange(b bbox) (cx0, cy0, cx1, cy1 int, ok bool) {
+	p := g.page
+	if b.x1 <= p.x0 || p.x1 <= b.x0 || b.y1 <= p.y0 || p.y1 <= b.y0 {
+		return 0, 0, 0, 0, false
+	}
+	x0, y0 := math.Max(p.x0, b.x0), math.Max(p.y0, b.y0)
+	x1, y1 := math.Min(p.x1, b.x1), math.Min(p.y1, b.y1)
+	cx0 = clampInt(int((x0-p.x0)/g.size), 0, g.nx-1)
+	cx1 = clampInt(int((x1-p.x0)/g.size), 0, g.nx-1)
+	cy0 = clampInt(int((y0-p.y0)/g.size), 0, g.ny-1)
+	cy1 = clampInt(int((y1-p.y0)/g.size), 0, g.ny-1)
+	return cx0, cy0, cx1, cy1, true
+}
+
+func clampInt(v, lo, hi int) int { return max(lo, min(v, hi)) }
+
+// add places an object and returns its id.
+func (g *grid) add(b bbox) int {
+	id := len(g.boxes)
+	g.boxes = append(g.boxes, b)
+	g.alive = append(g.alive, true)
+	g.mark = append(g.mark, 0)
+	if cx0, cy0, cx1, cy1, ok := g.cellRange(b); ok {
+		for cy := cy0; cy <= cy1; cy++ {
+			for cx := cx0; cx <= cx1; cx++ {
+				c := &g.cells[cy*g.nx+cx]
+				*c = append(*c, int32(id))
+			}
+		}
+	}
+	return id
+}
+
+func (g *grid) remove(id int) { g.alive[id] = false }
+
+// find calls fn for each live object strictly overlapping b, once each, in grid order.
+func (g *grid) find(b bbox, fn func(id int)) {
+	cx0, cy0, cx1, cy1, ok := g.cellRange(b)
+	if !ok {
+		return
+	}
+	g.epoch++
+	for cy := cy0; cy <= cy1; cy++ {
+		for cx := cx0; cx <= cx1; cx++ {
+			for _, id32 := range g.cells[cy*g.nx+cx] {
+				id := int(id32)
+				if !g.alive[id] || g.mark[id] == g.epoch {
+					continue
+				}
+				g.mark[id] = g.epoch
+				o := g.boxes[id]
+				if o.x1 <= b.x0 || b.x1 <= o.x0 || o.y1 <= b.y0 || b.y1 <= o.y0 {
+					continue
+				}
+				fn(id)
+			}
+		}
+	}
+}
+
+// groupLines turns glyphs (in drawing order) into horizontal lines, pdfminer's group_objects
+// with detect_vertical off.
+func groupLines(glyphs []Glyph, p LAParams) []*Line {
+	var lines []*Line
+	var line *Line
+	lastX1 := math.Inf(1)
+	addTo := func(l *Line, gi int) {
+		g := &glyphs[gi]
+		if p.WordMargin != 0 {
+			margin := p.WordMargin * math.Max(g.width(), g.height())
+			if lastX1 < g.X0-margin {
+				l.Items = append(l.Items, LineItem{Text: " ", Glyph: -1})
+			}
+		}
+		lastX1 = g.X1
+		if len(l.Items) == 0 {
+			l.X0, l.Y0, l.X1, l.Y1 = g.X0, g.Y0, g.X1, g.Y1
+		} else {
+			l.X0, l.Y0 = math.Min(l.X0, g.X0), math.Min(l.Y0, g.Y0)
+			l.X1, l.Y1 = math.Max(l.X1, g.X1), math.Max(l.Y1, g.Y1)
+		}
+		l.Items = append(l.Items, LineItem{Text: g.Text, Glyph: gi})
+	}
+	newLine := func() *Line {
+		lastX1 = math.Inf(1)
+		return &Line{}
+	}
+	for i := 1; i < len(glyphs); i++ {
+		g0, g1 := &glyphs[i-1], &glyphs[i]
+		halign := isOverlap(g0.Y0, g0.Y1, g1.Y0, g1.Y1) &&
+			math.Min(g0.height(), g1.height())*p.LineOverlap < crossEdge(g0.Y0, g0.Y1, g1.Y0, g1.Y1) &&
+			hdistance(g0, g1) < math.Max(g0.width(), g1.width())*p.CharMargin
+		switch {
+		case halign && line != nil:
+			addTo(line, i)
+		case line != nil:
+			lines = append(lines, line)
+			line = nil
+		case halign:
+			line = newLine()
+			addTo(line, i-1)
+			addTo(line, i)
+		default:
+			l := newLine()
+			addTo(l, i-1)
+			lines = append(lines, l)
+		}
+	}
+	if len(glyphs) > 0 {
+		if line == nil {
+			line = newLine()
+			addTo(line, len(glyphs)-1)
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func hdistance(a, b *Glyph) float64 {
+	if isOverlap(a.X0, a.X1, b.X0, b.X1) {
+		return 0
+	}
+	return crossEdge(a.X0, a.X1, b.X0, b.X1)
+}
+
+func lineEmpty(l *Line) bool {
+	if l.X1-l.X0 <= 0 || l.Y1-l.Y0 <= 0 {
+		return true
+	}
+	for _, it := range l.Items {
+		if strings.TrimSpace(it.Text) != "" {
+			return false
+		}
+	}
+	// Python's str.isspace() is false for the empty string, so a line of empty glyph texts is
+	// not empty for pdfminer.
+	for _, it := range l.Items {
+		if it.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// groupBoxes merges neighbouring lines into boxes (pdfminer's group_textlines).
+func groupBoxes(lines []*Line, page bbox, p LAParams) []*TextBox {
+	g := newGrid(page, 50)
+	for _, l := range lines {
+		g.add(l.box())
+	}
+	boxOf := make([]int, len(lines)) // line → box id+1
+	var boxes [][]int
+	for i, l := range lines {
+		d := p.LineMargin * (l.Y1 - l.Y0)
+		members := []int{i}
+		q := bbox{l.X0, l.Y0 - d, l.X1, l.Y1 + d}
+		g.find(q, func(j int) {
+			o := lines[j]
+			if math.Abs(o.Y1-o.Y0-(l.Y1-l.Y0)) > d {
+				return
+			}
+			if !(math.Abs(o.X0-l.X0) <= d || math.Abs(o.X1-l.X1) <= d ||
+				math.Abs((o.X0+o.X1)/2-(l.X0+l.X1)/2) <= d) {
+				return
+			}
+			members = append(members, j)
+			if b := boxOf[j]; b > 0 && boxes[b-1] != nil {
+				members = append(members, boxes[b-1]...)
+				boxes[b-1] = nil
+			}
+		})
+		// uniq, keeping first occurrence.
+		seen := map[int]bool{}
+		uniq := members[:0:0]
+		for _, m := range members {
+			if !seen[m] {
+				seen[m] = true
+				uniq = append(uniq, m)
+			}
+		}
+		for _, m := range uniq {
+			if b := boxOf[m]; b > 0 && boxes[b-1] != nil {
+				// A member still listed in another live box leaves it (pdfminer overwrites
+				// the mapping, leaving the old box object alive only for its other lines).
+				old := boxes[b-1]
+				for k, x := range old {
+					if x == m {
+						boxes[b-1] = append(old[:k:k], old[k+1:]...)
+						break
+					}
+				}
+			}
+		}
+		boxes = append(boxes, uniq)
+		for _, m := range uniq {
+			boxOf[m] = len(boxes)
+		}
+	}
+	var out []*TextBox
+	done := map[int]bool{}
+	for i := range lines {
+		b := boxOf[i]
+		if b == 0 || done[b] {
+			continue
+		}
+		done[b] = true
+		tb := &TextBox{X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
+		for _, m := range boxes[b-1] {
+			l := lines[m]
+			tb.Lines = append(tb.Lines, l)
+			tb.X0, tb.Y0 = math.Min(tb.X0, l.X0), math.Min(tb.Y0, l.Y0)
+			tb.X1, tb.Y1 = math.Max(tb.X1, l.X1), math.Max(tb.Y1, l.Y1)
+		}
+		if len(tb.Lines) == 0 || tb.X1-tb.X0 <= 0 || tb.Y1-tb.Y0 <= 0 {
+			continue
+		}
+		if strings.TrimSpace(tb.Text()) == "" {
+			continue
+		}
+		sort.SliceStable(tb.Lines, func(a, c int) bool { return -tb.Lines[a].Y1 < -tb.Lines[c].Y1 })
+		out = append(out, tb)
+	}
+	return out
+}
+
+// node is a box or a group in the hierarchical grouping of boxes.
+type node struct {
+	b        bbox
+	box      *TextBox
+	children []*node
+}
+
+type pair struct {
+	skip bool
+	d    float64
+	i, j int // node ids; ties break on them, as pdfminer's break on object ids
+}
+
+type pairHeap []pair
+
+func (h pairHeap) Len() int { return len(h) }
+func (h pairHeap) Less(a, b int) bool {
+	x, y := h[a], h[b]
+	if x.skip != y.skip {
+		return !x.skip
+	}
+	if x.d != y.d {
+		return x.d < y.d
+	}
+	if x.i != y.i {
+		return x.i < y.i
+	}
+	return x.j < y.j
+}
+func (h pairHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *pairHeap) Push(x any)   { *h = append(*h, x.(pair)) }
+func (h *pairHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// maxGroupBoxes bounds the quadratic box grouping; beyond it boxes are ordered top to bottom,
+// which the fast strategy re-sorts anyway.
+const maxGroupBoxes = 1000
+
+// orderBoxes assigns reading order like pdfminer's group_textboxes + IndexAssigner.
+func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
+	if p.NoBoxesFlow || len(boxes) > maxGroupBoxes {
+		sort.SliceStable(boxes, func(a, b int) bool {
+			if boxes[a].Y0 != boxes[b].Y0 {
+				return boxes[a].Y0 > boxes[b].Y0
+			}
+			return boxes[a].X0 < boxes[b].X0
+		})
+		return
+	}
+	dist := func(a, b bbox) float64 {
+		u := a.union(b)
+		return u.w()*u.h() - a.w()*a.h() - b.w()*b.h()
+	}
+	g := newGrid(page, 50)
+	var nodes []*node
+	for _, b := range boxes {
+		nodes = append(nodes, &node{b: b.box(), box: b})
+		g.add(b.box())
+	}
+	h := make(pairHeap, 0, len(boxes)*(len(boxes)-1)/2)
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			h = append(h, pair{d: dist(nodes[i].b, nodes[j].b), i: i, j: j})
+		}
+	}
+	heap.Init(&h)
+	done := make([]bool, len(nodes), len(nodes)*2)
+	for h.Len() > 0 {
+		pr := heap.Pop(&h).(pair)
+		if done[pr.i] || done[pr.j] {
+			continue
+		}
+		a, b := nodes[pr.i], nodes[pr.j]
+		if !pr.skip {
+			u := a.b.union(b.b)
+			other := false
+			g.find(u, func(id int) {
+				if id != pr.i && id != pr.j {
+					other = true
+				}
+			})
+			if other {
+				pr.skip = true
+				heap.Push(&h, pr)
+				continue
+			}
+		}
+		grp := &node{b: a.b.union(b.b), children: []*node{a, b}}
+		g.remove(pr.i)
+		g.remove(pr.j)
+		done[pr.i], done[pr.j] = true, true
+		id := len(nodes)
+		for k := range nodes {
+			if !done[k] && g.alive[k] {
+				heap.Push(&h, pair{d: dist(grp.b, nodes[k].b), i: id, j: k})
+			}
+		}
+		nodes = append(nodes, grp)
+		done = append(done, false)
+		g.add(grp.b)
+	}
+	idx := 0
+	var assign func(n *node)
+	assign = func(n *node) {
+		if n.box != nil {
+			n.box.index = idx
+			idx++
+			return
+		}
+		for _, c := range n.children {
+			assign(c)
+		}
+	}
+	var sortNode func(n *node)
+	sortNode = func(n *node) {
+		for _, c := range n.children {
+			sortNode(c)
+		}
+		bf := p.BoxesFlow
+		sort.SliceStable(n.children, func(a, b int) bool {
+			ka := (1-bf)*n.children[a].b.x0 - (1+bf)*(n.children[a].b.y0+n.children[a].b.y1)
+			kb := (1-bf)*n.children[b].b.x0 - (1+bf)*(n.children[b].b.y0+n.children[b].b.y1)
+			return ka < kb
+		})
+	}
+	for k, n := range nodes {
+		if k < len(g.alive) && g.alive[k] && !done[k] {
+			sortNode(n)
+			assign(n)
+		}
+	}
+	sort.SliceStable(boxes, func(a, b int) bool { return boxes[a].index < boxes[b].index })
+}
+
+// Analyze runs pdfminer's layout analysis on page-level glyphs: lines, boxes, reading order.
+func Analyze(glyphs []Glyph, width, height float64, p LAParams) []*TextBox {
+	if len(glyphs) == 0 {
+		return nil
+	}
+	lines := groupLines(glyphs, p)
+	kept := lines[:0]
+	for _, l := range lines {
+		if !lineEmpty(l) {
+			kept = append(kept, l)
+		}
+	}
+	page := bbox{0, 0, width, height}
+	boxes := groupBoxes(kept, page, p)
+	orderBoxes(boxes, page, p)
+	return boxes
+}

@@ -1,0 +1,228 @@
+package pdf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Link is a URI link annotation; its rectangle is in the same page space as glyphs.
+type Link struct {
+	X0, Y0, X1, Y1 float64
+	URI            string
+}
+
+// Field is a filled AcroForm field whose widget sits on the page.
+type Field struct {
+	Name           string
+	Value          string
+	X0, Y0, X1, Y1 float64
+}
+
+// Page is the text layer of one page.
+type Page struct {
+	Number        int
+	Width, Height float64
+	Rotate        int
+	// Glyphs are the page-level glyphs in drawing order; Boxes index into them.
+	Glyphs []Glyph
+	// Boxes are pdfminer's text boxes in its reading order.
+	Boxes []*TextBox
+	// Figures are Form XObjects drawn at page level (pdfminer's LTFigure), in drawing order.
+	Figures     []Figure
+	ActualTexts []ActualText
+	Links       []Link
+	Fields      []Field
+	// Invisible counts glyphs drawn with rendering mode 3.
+	Invisible int
+	// Warnings are non-fatal problems met while reading the page.
+	Warnings []error
+}
+
+// HasText reports whether the page has any visible, decodable text.
+func (p *Page) HasText() bool {
+	for i := range p.Glyphs {
+		g := &p.Glyphs[i]
+		if !g.Invisible && strings.TrimSpace(g.Text) != "" && !strings.HasPrefix(g.Text, "(cid:") {
+			return true
+		}
+	}
+	for _, f := range p.Figures {
+		for _, it := range f.Items {
+			if it.Glyph != nil && !it.Glyph.Invisible && strings.TrimSpace(it.Glyph.Text) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Page reads page n (1-based) and runs layout analysis on it. A panic inside pdfcpu or a
+// broken stream becomes an error for this page only.
+func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page, err error) {
+	if n < 1 || n > len(d.pages) {
+		return nil, fmt.Errorf("pdf: page %d out of range 1..%d", n, len(d.pages))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			page, err = nil, fmt.Errorf("pdf: page %d: internal error: %v", n, r)
+		}
+	}()
+	pr := d.pages[n-1]
+	mb := pr.mediaBox
+	var ctm matrix
+	switch pr.rotate {
+	case 90:
+		ctm = matrix{0, -1, 1, 0, -mb[1], mb[2]}
+	case 180:
+		ctm = matrix{-1, 0, 0, -1, mb[2], mb[3]}
+	case 270:
+		ctm = matrix{0, 1, -1, 0, mb[3], -mb[0]}
+	default:
+		ctm = matrix{1, 0, 0, 1, -mb[0], -mb[1]}
+	}
+	w, h := d.PageSize(n)
+	page = &Page{Number: n, Width: w, Height: h, Rotate: pr.rotate}
+	data, err := d.pageContent(pr.dict)
+	if err != nil {
+		page.Warnings = append(page.Warnings, err)
+		if len(data) == 0 {
+			return page, fmt.Errorf("pdf: page %d: %w", n, err)
+		}
+	}
+	in := &interp{ctx: ctx, doc: d}
+	in.run(data, pr.resources, ctm, 0, nil)
+	for _, e := range in.errs {
+		if errors.Is(e, context.Canceled) || errors.Is(e, context.DeadlineExceeded) {
+			return nil, e
+		}
+		page.Warnings = append(page.Warnings, e)
+	}
+	page.Glyphs = in.glyphs
+	page.Figures = in.figs
+	page.ActualTexts = in.actual
+	for i := range page.Glyphs {
+		if page.Glyphs[i].Invisible {
+			page.Invisible++
+		}
+	}
+	page.Boxes = Analyze(page.Glyphs, w, h, params)
+	page.Links, page.Fields = d.annotations(pr.dict, ctm)
+	return page, nil
+}
+
+// pageContent concatenates the page's content streams; a stream that fails to decode is
+// skipped and reported, the others are kept.
+func (d *Document) pageContent(pd types.Dict) ([]byte, error) {
+	o, ok := pd.Find("Contents")
+	if !ok {
+		return nil, nil
+	}
+	var errs []error
+	var out []byte
+	add := func(s types.Object) {
+		b, _, err := d.streamData(s)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if len(b) > 0 {
+			out = append(out, b...)
+			out = append(out, '\n')
+		}
+	}
+	switch v := d.resolve(o).(type) {
+	case types.Array:
+		for _, s := range v {
+			add(s)
+		}
+	case types.StreamDict:
+		add(o)
+	}
+	return out, errors.Join(errs...)
+}
+
+func (d *Document) annotations(pd types.Dict, ctm matrix) ([]Link, []Field) {
+	var links []Link
+	var fields []Field
+	for _, ao := range d.array(pd["Annots"]) {
+		a := d.dict(ao)
+		if a == nil {
+			continue
+		}
+		r, ok := d.rect(a["Rect"])
+		if !ok {
+			continue
+		}
+		x0, y0, x1, y1 := boundRect(ctm, r)
+		switch d.name(a["Subtype"]) {
+		case "Link":
+			act := d.dict(a["A"])
+			if act == nil || d.name(act["S"]) != "URI" {
+				continue
+			}
+			uri := d.textString(act["URI"])
+			if uri == "" {
+				continue
+			}
+			links = append(links, Link{X0: x0, Y0: y0, X1: x1, Y1: y1, URI: uri})
+		case "Widget":
+			name, value := d.fieldValue(a)
+			if strings.TrimSpace(value) == "" {
+				continue
+			}
+			fields = append(fields, Field{Name: name, Value: value, X0: x0, Y0: y0, X1: x1, Y1: y1})
+		}
+	}
+	return links, fields
+}
+
+// fieldValue reads a widget's field name and value, following /Parent for inherited entries.
+func (d *Document) fieldValue(w types.Dict) (name, value string) {
+	node := w
+	var ft string
+	var v types.Object
+	var parts []string
+	for depth := 0; node != nil && depth < 32; depth++ {
+		if t := d.textString(node["T"]); t != "" {
+			parts = append([]string{t}, parts...)
+		}
+		if ft == "" {
+			ft = d.name(node["FT"])
+		}
+		if v == nil {
+			if o, ok := node.Find("V"); ok {
+				v = o
+			}
+		}
+		node = d.dict(node["Parent"])
+	}
+	name = strings.Join(parts, ".")
+	if v == nil {
+		return name, ""
+	}
+	switch ft {
+	case "Tx", "Ch":
+		switch x := d.resolve(v).(type) {
+		case types.Array:
+			var vals []string
+			for _, e := range x {
+				vals = append(vals, d.textString(e))
+			}
+			return name, strings.Join(vals, ", ")
+		default:
+			return name, d.textString(v)
+		}
+	}
+	return name, ""
+}
+
+// CenterY is a helper for callers mapping page space (origin bottom-left) to top-left space.
+func (p *Page) TopLeft(x0, y0, x1, y1 float64) (left, top, right, bottom float64) {
+	return x0, p.Height - y1, x1, p.Height - y0
+}
+
+var _ = math.Inf
