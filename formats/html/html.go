@@ -1,0 +1,168 @@
+// Package html partitions HTML documents into elements the way the reference system's v1 HTML
+// parser does: every block element (paragraph, heading, list item, div-like container run,
+// pre, table, image) yields at most one element; runs of inline ("phrasing") content are
+// whitespace-normalised and classified with classify.Paragraph; emphasis (b/strong, i/em) and
+// links are recorded as metadata; navigation, forms, scripts and the like are dropped.
+//
+// Other formats that produce HTML (Markdown, EPUB, RTF, ORG, RST, e-mail bodies, VLM output)
+// partition it through PartitionHTML or PartitionBytes.
+package html
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// MIMEType is the canonical type this package registers.
+const MIMEType = "text/html"
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(partition), MIMEType)
+}
+
+var _ engine.Partitioner = engine.PartitionFunc(partition)
+
+func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("html: read: %w", err)
+	}
+	return PartitionBytes(ctx, data, opts, emit)
+}
+
+// PartitionHTML reads an HTML document from r and emits its elements. The bytes are decoded
+// with opts.Encoding when set, else with the detected encoding (BOM, <meta> charset, UTF-8,
+// statistical guess).
+func PartitionHTML(ctx context.Context, r io.Reader, opts *engine.Options, emit engine.Emit) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("html: read: %w", err)
+	}
+	return PartitionBytes(ctx, data, opts, emit)
+}
+
+// PartitionBytes is PartitionHTML for a document already in memory.
+func PartitionBytes(ctx context.Context, data []byte, opts *engine.Options, emit engine.Emit) error {
+	enc := ""
+	if opts != nil {
+		enc = opts.Encoding
+	}
+	text, err := DecodeText(data, enc, true)
+	if err != nil {
+		return err
+	}
+	return PartitionUTF8(ctx, text, emit)
+}
+
+// PartitionUTF8 partitions HTML that is already UTF-8 (what converters such as pandoc or a
+// Markdown renderer produce), ignoring any charset the document declares.
+func PartitionUTF8(ctx context.Context, text []byte, emit engine.Emit) error {
+	root, err := parse(text)
+	if err != nil {
+		return err
+	}
+	body := findBody(root)
+	if body == nil {
+		return nil
+	}
+	w := newWalker(ctx, emit)
+	return w.run(body)
+}
+
+// maxDepth is below x/net/html's own limit (512 open elements), which makes Parse fail
+// outright; documents nested deeper are flattened first.
+const maxDepth = 400
+
+func parse(text []byte) (*nethtml.Node, error) {
+	root, err := nethtml.Parse(bytes.NewReader(text))
+	if err == nil {
+		return root, nil
+	}
+	if !strings.Contains(err.Error(), "open stack of elements") {
+		return nil, fmt.Errorf("html: parse: %w", err)
+	}
+	// Pathologically nested markup (thousands of unclosed <font> or <div> tags): keep the
+	// text and the outer structure, drop the tags nested beyond maxDepth.
+	root, err = nethtml.Parse(bytes.NewReader(flattenDeep(text, maxDepth)))
+	if err != nil {
+		return nil, engine.Errorf(engine.KindUnprocessable, "html: document nests elements too deeply: %v", err)
+	}
+	return root, nil
+}
+
+// flattenDeep rewrites a token stream so that no more than limit start tags are open at once,
+// counted naively (void elements and self-closing tags do not open anything). Start tags past
+// the limit and their matching end tags are dropped; text and everything else are kept.
+func flattenDeep(text []byte, limit int) []byte {
+	var out bytes.Buffer
+	out.Grow(len(text))
+	z := nethtml.NewTokenizer(bytes.NewReader(text))
+	depth := 0
+	dropped := map[string]int{}
+	for {
+		tt := z.Next()
+		if tt == nethtml.ErrorToken {
+			break
+		}
+		raw := z.Raw()
+		switch tt {
+		case nethtml.StartTagToken:
+			name, _ := z.TagName()
+			if isVoid(atom.Lookup(name)) {
+				break
+			}
+			if depth >= limit {
+				dropped[string(name)]++
+				continue
+			}
+			depth++
+		case nethtml.EndTagToken:
+			name, _ := z.TagName()
+			if dropped[string(name)] > 0 {
+				dropped[string(name)]--
+				continue
+			}
+			if depth > 0 {
+				depth--
+			}
+		}
+		out.Write(raw)
+	}
+	return out.Bytes()
+}
+
+func isVoid(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img, atom.Input,
+		atom.Link, atom.Meta, atom.Source, atom.Track, atom.Wbr, atom.Param, atom.Keygen:
+		return true
+	}
+	return false
+}
+
+// findBody returns the <body> element, searching breadth-first without recursion.
+func findBody(root *nethtml.Node) *nethtml.Node {
+	queue := []*nethtml.Node{root}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if n.Type == nethtml.ElementNode && n.DataAtom == atom.Body {
+			return n
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == nethtml.ElementNode || c.Type == nethtml.DocumentNode {
+				queue = append(queue, c)
+			}
+		}
+	}
+	return nil
+}
+

@@ -1,0 +1,136 @@
+package html
+
+import (
+	"strings"
+
+	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/quarrydocs/quarry/element"
+)
+
+// table emits one Table for a <table>: the rows directly under it (or under its
+// thead/tbody/tfoot), each row's td/th cells, a cell's text being all the text inside it (a
+// nested table is flattened into its cell).
+func (w *walker) table(n *nethtml.Node, page *int) error {
+	var rows [][]string
+	addRow := func(tr *nethtml.Node) {
+		var cells []string
+		for td := tr.FirstChild; td != nil; td = td.NextSibling {
+			if td.Type == nethtml.ElementNode && (td.DataAtom == atom.Td || td.DataAtom == atom.Th) {
+				cells = append(cells, cellText(td))
+			}
+		}
+		rows = append(rows, cells)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != nethtml.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Tr:
+			addRow(c)
+		case atom.Thead, atom.Tbody, atom.Tfoot:
+			for tr := c.FirstChild; tr != nil; tr = tr.NextSibling {
+				if tr.Type == nethtml.ElementNode && tr.DataAtom == atom.Tr {
+					addRow(tr)
+				}
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	text := tableText(rows)
+	if text == "" {
+		return nil
+	}
+	e := element.Element{Type: element.Table, Text: text}
+	e.Metadata.PageNumber = page
+	e.Metadata.TextAsHTML = CompactTableHTML(rows)
+	return w.emit(e)
+}
+
+// cellText joins the stripped, non-empty text nodes inside a cell with single spaces; line
+// breaks inside a text node are kept (they become <br/> in the table HTML).
+func cellText(td *nethtml.Node) string {
+	var parts []string
+	stack := []*nethtml.Node{td}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch c.Type {
+		case nethtml.TextNode:
+			if t := pyStrip(c.Data); t != "" {
+				parts = append(parts, t)
+			}
+			continue
+		case nethtml.ElementNode:
+			if c != td && kindOf(c) == kStripped {
+				continue
+			}
+		default:
+			continue
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// tableText is the reference's table text: per row the non-empty cells joined by spaces, rows
+// joined by spaces (so an empty row leaves a double space), the whole stripped.
+func tableText(rows [][]string) string {
+	var b strings.Builder
+	for i, row := range rows {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		first := true
+		for _, c := range row {
+			if c == "" {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c)
+			first = false
+		}
+	}
+	return pyStrip(b.String())
+}
+
+// CompactTableHTML writes the reference's compact table HTML for a matrix of cell texts: no
+// thead/tbody and no attributes, rows without cells omitted, cell text HTML-escaped (quotes
+// included), line feeds as <br/>, whitespace runs collapsed, empty cells as <td/>.
+func CompactTableHTML(rows [][]string) string {
+	var b strings.Builder
+	b.WriteString("<table>")
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		b.WriteString("<tr>")
+		for _, c := range row {
+			s := strings.ReplaceAll(escapeHTML(c), "\n", "<br/>")
+			s = normalizeSpace(s)
+			if s == "" {
+				b.WriteString("<td/>")
+				continue
+			}
+			b.WriteString("<td>")
+			b.WriteString(s)
+			b.WriteString("</td>")
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</table>")
+	return b.String()
+}
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
+// escapeHTML is Python's html.escape with quote=True.
+func escapeHTML(s string) string { return htmlEscaper.Replace(s) }

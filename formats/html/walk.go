@@ -1,0 +1,465 @@
+package html
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// kind is the role an element plays in the reference's parser.
+type kind uint8
+
+const (
+	kPhrasing        kind = iota // inline content: its text joins the surrounding paragraph
+	kFlow                        // container: runs of inline content between blocks are paragraphs
+	kList                        // ol, ul: a container counted for list-item depth
+	kHeading                     // h1–h6: first run is a Title
+	kListItem                    // li: first run is a ListItem
+	kPre                         // CodeSnippet
+	kTable                       // one Table
+	kImage                       // one Image
+	kRemovedBlock                // dropped with its content; breaks the paragraph
+	kRemovedPhrasing             // dropped with its content; text around it joins
+	kStripped                    // removed from the tree before parsing (its text vanishes)
+	kBreak                       // br: a line break inside inline content
+	kAnchor                      // a: link metadata
+	kBold                        // b, strong
+	kItalic                      // i, em
+)
+
+func kindOf(n *nethtml.Node) kind {
+	switch n.DataAtom {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Center, atom.Div,
+		atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Section, atom.P, atom.Html,
+		atom.Fieldset, atom.Figcaption, atom.Dialog, atom.Caption, atom.Tr, atom.Td, atom.Th,
+		atom.Tbody, atom.Thead, atom.Tfoot:
+		return kFlow
+	case atom.Ol, atom.Ul:
+		return kList
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return kHeading
+	case atom.Li:
+		return kListItem
+	case atom.Pre:
+		return kPre
+	case atom.Table:
+		return kTable
+	case atom.Img:
+		return kImage
+	case atom.Nav, atom.Form, atom.Details, atom.Summary, atom.Figure, atom.Hr, atom.Dl, atom.Dt,
+		atom.Dd, atom.Template:
+		return kRemovedBlock
+	case atom.Input, atom.Button, atom.Label:
+		return kRemovedPhrasing
+	case atom.Del, atom.Link, atom.Meta, atom.Noscript, atom.Script, atom.Style, atom.Head,
+		atom.Title, atom.Iframe, atom.Noframes, atom.Noembed:
+		return kStripped
+	case atom.Br:
+		return kBreak
+	case atom.A:
+		return kAnchor
+	case atom.B, atom.Strong:
+		return kBold
+	case atom.I, atom.Em:
+		return kItalic
+	}
+	return kPhrasing
+}
+
+// isBlock reports whether a kind starts its own element (or is dropped as a block).
+func isBlock(k kind) bool {
+	switch k {
+	case kFlow, kList, kHeading, kListItem, kPre, kTable, kImage, kRemovedBlock:
+		return true
+	}
+	return false
+}
+
+// frame is one open container in the iterative walk.
+type frame struct {
+	n         *nethtml.Node
+	next      *nethtml.Node
+	k         kind
+	listDepth int // number of ol/ul/dl elements enclosing n
+	page      *int
+	run       int // index of the current inline run (0 = the run before any block child)
+	acc       accumulator
+}
+
+// accumulator gathers one run of inline content and its annotations.
+type accumulator struct {
+	raw       strings.Builder
+	emContent []string
+	emTags    []string
+	linkTexts []string
+	linkURLs  []string
+}
+
+func (a *accumulator) reset() {
+	a.raw.Reset()
+	a.emContent, a.emTags, a.linkTexts, a.linkURLs = nil, nil, nil, nil
+}
+
+func (a *accumulator) text(s, emphasis string) {
+	a.raw.WriteString(s)
+	if emphasis != "" {
+		if t := normalizeSpace(s); t != "" {
+			a.emContent = append(a.emContent, t)
+			a.emTags = append(a.emTags, emphasis)
+		}
+	}
+}
+
+type walker struct {
+	ctx   context.Context
+	emit  engine.Emit
+	block map[*nethtml.Node]bool // inline-looking elements that contain blocks act as containers
+	steps int
+}
+
+func newWalker(ctx context.Context, emit engine.Emit) *walker {
+	return &walker{ctx: ctx, emit: emit}
+}
+
+func (w *walker) tick() error {
+	w.steps++
+	if w.steps&1023 == 0 {
+		return w.ctx.Err()
+	}
+	return nil
+}
+
+// markBlocks records which elements behave as blocks: block kinds, and inline elements
+// (anchors, spans, unknown tags) that contain a block somewhere inside. One post-order pass,
+// without recursion, so nesting depth costs no stack.
+func (w *walker) markBlocks(root *nethtml.Node) {
+	w.block = map[*nethtml.Node]bool{}
+	var order []*nethtml.Node
+	stack := []*nethtml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		order = append(order, n)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == nethtml.ElementNode {
+				stack = append(stack, c)
+			}
+		}
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i]
+		k := kindOf(n)
+		switch {
+		case k == kStripped || k == kRemovedPhrasing || k == kBreak:
+		case isBlock(k):
+			w.block[n] = true
+		default:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == nethtml.ElementNode && w.block[c] {
+					w.block[n] = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// effectiveKind is kindOf, except that inline elements containing blocks act as containers.
+func (w *walker) effectiveKind(n *nethtml.Node) kind {
+	k := kindOf(n)
+	switch k {
+	case kPhrasing, kAnchor, kBold, kItalic:
+		if w.block[n] {
+			return kFlow
+		}
+	}
+	return k
+}
+
+func (w *walker) run(body *nethtml.Node) error {
+	w.markBlocks(body)
+	stack := []*frame{w.newFrame(body, kFlow, 0, pageOf(body, nil))}
+	for len(stack) > 0 {
+		if err := w.tick(); err != nil {
+			return err
+		}
+		f := stack[len(stack)-1]
+		c := f.next
+		if c == nil {
+			if err := w.flush(f); err != nil {
+				return err
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		f.next = c.NextSibling
+		switch c.Type {
+		case nethtml.TextNode:
+			f.acc.text(c.Data, "")
+			continue
+		case nethtml.ElementNode:
+		default:
+			continue
+		}
+		k := w.effectiveKind(c)
+		if !isBlock(k) {
+			if err := w.inline(c, k, &f.acc, ""); err != nil {
+				return err
+			}
+			continue
+		}
+		// A block child ends the current inline run.
+		if err := w.flush(f); err != nil {
+			return err
+		}
+		f.run++
+		page := pageOf(c, f.page)
+		var err error
+		switch k {
+		case kTable:
+			err = w.table(c, page)
+		case kPre:
+			err = w.pre(c, page)
+		case kImage:
+			err = w.image(c, page)
+		case kRemovedBlock:
+		default:
+			depth := f.listDepth
+			if f.k == kList {
+				depth++
+			}
+			stack = append(stack, w.newFrame(c, k, depth, page))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) newFrame(n *nethtml.Node, k kind, listDepth int, page *int) *frame {
+	if n.DataAtom == atom.Dl {
+		k = kList
+	}
+	return &frame{n: n, next: n.FirstChild, k: k, listDepth: listDepth, page: page}
+}
+
+// pageOf returns the page number from a data-page-number attribute on n, else inherited.
+func pageOf(n *nethtml.Node, inherited *int) *int {
+	for _, a := range n.Attr {
+		if a.Key == "data-page-number" && a.Namespace == "" {
+			if v, err := strconv.Atoi(strings.TrimSpace(a.Val)); err == nil {
+				return element.Int(v)
+			}
+		}
+	}
+	return inherited
+}
+
+// inline adds the text of an inline element and its descendants to acc, with the emphasis of
+// its b/i ancestors inside the run.
+func (w *walker) inline(n *nethtml.Node, k kind, acc *accumulator, emphasis string) error {
+	type item struct {
+		n        *nethtml.Node
+		emphasis string
+	}
+	stack := []item{{n, emphasis}}
+	for len(stack) > 0 {
+		if err := w.tick(); err != nil {
+			return err
+		}
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch it.n.Type {
+		case nethtml.TextNode:
+			acc.text(it.n.Data, it.emphasis)
+			continue
+		case nethtml.ElementNode:
+		default:
+			continue
+		}
+		em := it.emphasis
+		switch kindOf(it.n) {
+		case kStripped, kRemovedPhrasing, kRemovedBlock:
+			continue
+		case kBreak:
+			acc.raw.WriteByte('\n')
+			continue
+		case kAnchor:
+			w.anchor(it.n, acc, em)
+			continue
+		case kBold:
+			em = addEmphasis(em, 'b')
+		case kItalic:
+			em = addEmphasis(em, 'i')
+		}
+		// Children pushed in reverse so they pop in document order.
+		for c := it.n.LastChild; c != nil; c = c.PrevSibling {
+			stack = append(stack, item{c, em})
+		}
+	}
+	return nil
+}
+
+// anchor records a link: its text is all the text inside it, as one piece.
+func (w *walker) anchor(n *nethtml.Node, acc *accumulator, emphasis string) {
+	var b strings.Builder
+	textContent(n, &b, true)
+	raw := b.String()
+	acc.text(raw, emphasis)
+	href, ok := attr(n, "href")
+	if !ok || href == "" {
+		return
+	}
+	if t := normalizeSpace(raw); t != "" {
+		acc.linkTexts = append(acc.linkTexts, t)
+		acc.linkURLs = append(acc.linkURLs, href)
+	}
+}
+
+// addEmphasis combines emphasis letters sorted and without repeats ("b" + "i" → "bi").
+func addEmphasis(em string, c byte) string {
+	if strings.IndexByte(em, c) >= 0 {
+		return em
+	}
+	if em == "" {
+		return string(c)
+	}
+	if c < em[0] {
+		return string(c) + em
+	}
+	return em + string(c)
+}
+
+// flush turns the frame's current inline run into an element.
+func (w *walker) flush(f *frame) error {
+	defer f.acc.reset()
+	text := normalizeSpace(f.acc.raw.String())
+	if text == "" {
+		return nil
+	}
+	var typ element.Type
+	var depth *int
+	switch {
+	case f.run == 0 && f.k == kHeading:
+		typ = element.Title
+		depth = element.Int(int(f.n.Data[1] - '1'))
+	case f.run == 0 && f.k == kListItem:
+		typ = element.ListItem
+		text = classify.CleanBullet(text)
+		depth = element.Int(f.listDepth)
+	case classify.IsBulleted(text):
+		typ = element.ListItem
+		text = classify.CleanBullet(strings.TrimSpace(text))
+		depth = element.Int(f.listDepth)
+	default:
+		if utf8.RuneCountInString(text) < 2 {
+			return nil
+		}
+		typ, text = classify.Paragraph(text)
+	}
+	if text == "" {
+		return nil
+	}
+	e := element.Element{Type: typ, Text: text}
+	e.Metadata.PageNumber = f.page
+	e.Metadata.CategoryDepth = depth
+	e.Metadata.EmphasizedTextContents = f.acc.emContent
+	e.Metadata.EmphasizedTextTags = f.acc.emTags
+	e.Metadata.LinkTexts = f.acc.linkTexts
+	e.Metadata.LinkURLs = f.acc.linkURLs
+	return w.emit(e)
+}
+
+// pre emits a CodeSnippet with the element's text as written. The HTML parser already drops
+// the newline that directly follows <pre>; one trailing newline is dropped here.
+func (w *walker) pre(n *nethtml.Node, page *int) error {
+	var b strings.Builder
+	textContent(n, &b, false)
+	text := strings.TrimSuffix(b.String(), "\n")
+	if text == "" {
+		return nil
+	}
+	return w.emit(element.Element{Type: element.CodeSnippet, Text: text,
+		Metadata: element.Metadata{PageNumber: page}})
+}
+
+// image emits an Image for an <img> with a source: its alt text, and the URL or the inline
+// data of a data: URL.
+func (w *walker) image(n *nethtml.Node, page *int) error {
+	src, _ := attr(n, "src")
+	src = strings.TrimSpace(src)
+	if src == "" {
+		s, _ := attr(n, "data-src")
+		src = strings.TrimSpace(s)
+	}
+	if src == "" {
+		return nil
+	}
+	alt, _ := attr(n, "alt")
+	e := element.Element{Type: element.Image, Text: strings.TrimSpace(alt)}
+	e.Metadata.PageNumber = page
+	if rest, ok := strings.CutPrefix(src, "data:"); ok {
+		meta, payload, found := strings.Cut(rest, ",")
+		if !found {
+			return nil
+		}
+		mime, isB64 := strings.CutSuffix(meta, ";base64")
+		if !isB64 {
+			return nil
+		}
+		e.Metadata.ImageMIMEType = mime
+		e.Metadata.ImageBase64 = strings.TrimSpace(payload)
+	} else {
+		e.Metadata.ImageURL = src
+	}
+	return w.emit(e)
+}
+
+// textContent appends the text of every text node under n (skipping removed content) in
+// document order, without recursion.
+func textContent(n *nethtml.Node, b *strings.Builder, skipRemoved bool) {
+	stack := []*nethtml.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch c.Type {
+		case nethtml.TextNode:
+			b.WriteString(c.Data)
+			continue
+		case nethtml.ElementNode:
+			if c != n {
+				switch kindOf(c) {
+				case kStripped:
+					continue
+				case kRemovedBlock, kRemovedPhrasing:
+					if skipRemoved {
+						continue
+					}
+				}
+			}
+		default:
+			continue
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+}
+
+func attr(n *nethtml.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
