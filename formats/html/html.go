@@ -165,4 +165,3 @@ func findBody(root *nethtml.Node) *nethtml.Node {
 	}
 	return nil
 }
-
