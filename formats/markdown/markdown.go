@@ -1,0 +1,65 @@
+// Package markdown partitions Markdown documents the way the reference does: the text is
+// rendered to HTML (tables and fenced code blocks enabled, raw HTML passed through, as
+// Python-Markdown with its tables and fenced_code extensions renders it) and the HTML is
+// partitioned by formats/html.
+package markdown
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+
+	qhtml "github.com/quarrydocs/quarry/formats/html"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// MIMEType is the canonical type this package registers.
+const MIMEType = "text/markdown"
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(partition), MIMEType)
+}
+
+func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("markdown: read: %w", err)
+	}
+	return PartitionBytes(ctx, data, opts, emit)
+}
+
+// PartitionBytes partitions Markdown source, decoded with opts.Encoding or detected.
+func PartitionBytes(ctx context.Context, data []byte, opts *engine.Options, emit engine.Emit) error {
+	enc := ""
+	if opts != nil {
+		enc = opts.Encoding
+	}
+	text, err := qhtml.DecodeText(data, enc, false)
+	if err != nil {
+		return err
+	}
+	out, err := ToHTML(text)
+	if err != nil {
+		return err
+	}
+	return qhtml.PartitionUTF8(ctx, out, emit)
+}
+
+// ToHTML renders Markdown (UTF-8) to an HTML fragment.
+func ToHTML(src []byte) ([]byte, error) {
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.Table),
+		goldmark.WithRendererOptions(html.WithUnsafe()),
+	)
+	var buf bytes.Buffer
+	buf.Grow(len(src) + len(src)/4)
+	if err := md.Convert(src, &buf); err != nil {
+		return nil, fmt.Errorf("markdown: render: %w", err)
+	}
+	return buf.Bytes(), nil
+}
