@@ -1,0 +1,160 @@
+package docx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+// errInvalid is the reference's answer for bytes that are not a Word package.
+func errInvalid(err error) error {
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid docx", Err: err}
+}
+
+// wrapPkgErr turns package-level failures (caps, corrupt streams) into typed errors.
+func wrapPkgErr(what string, err error) error {
+	var ee *engine.Error
+	switch {
+	case errors.As(err, &ee):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, opc.ErrTooLarge), errors.Is(err, opc.ErrTooDeep):
+		return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("docx: %s: %v", what, err), Err: err}
+	}
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("docx: %s: %v", what, err), Err: err}
+}
+
+// Load parses the DOCX package in r into a Document.
+func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
+	pkg, err := opc.Open(r, size)
+	if err != nil {
+		return nil, errInvalid(err)
+	}
+	return LoadPackage(ctx, pkg)
+}
+
+// LoadPackage parses an already opened package.
+func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
+	main := "word/document.xml"
+	if rels, err := pkg.Rels(""); err == nil {
+		if rel, ok := opc.RelByType(rels, "/officeDocument"); ok && pkg.Has(rel.Target) {
+			main = rel.Target
+		}
+	}
+	if !pkg.Has(main) {
+		return nil, errInvalid(fmt.Errorf("%w: %s", opc.ErrMissingPart, main))
+	}
+	rels, err := pkg.Rels(main)
+	if err != nil {
+		return nil, wrapPkgErr("read relationships", err)
+	}
+	doc := &Document{Styles: map[string]string{}}
+	dir := path.Dir(main) + "/"
+	stylesPart := dir + "styles.xml"
+	if rel, ok := opc.RelByType(rels, "/styles"); ok {
+		stylesPart = rel.Target
+	}
+	if pkg.Has(stylesPart) {
+		data, err := pkg.ReadPart(stylesPart)
+		if err != nil {
+			return nil, wrapPkgErr("read styles", err)
+		}
+		// A broken styles part degrades to "every paragraph is Normal", as Word itself would.
+		if names, def, err := parseStyles(data); err == nil {
+			doc.Styles, doc.DefaultStyle = names, def
+		}
+	}
+	settingsPart := dir + "settings.xml"
+	if rel, ok := opc.RelByType(rels, "/settings"); ok {
+		settingsPart = rel.Target
+	}
+	if pkg.Has(settingsPart) {
+		data, err := pkg.ReadPart(settingsPart)
+		if err != nil {
+			return nil, wrapPkgErr("read settings", err)
+		}
+		doc.EvenAndOddHeaders = parseSettings(data)
+	}
+
+	rc, err := pkg.OpenPart(main)
+	if err != nil {
+		return nil, wrapPkgErr("open document", err)
+	}
+	blocks, bodySec, lrpb, err := parseBody(ctx, rc, rels)
+	rc.Close()
+	if err != nil {
+		return nil, wrapPkgErr("read document", err)
+	}
+	doc.HasRenderedPageBreaks = lrpb
+
+	hdrftr := map[string]*HeaderFooter{}
+	load := func(ids map[string]string) (map[string]*HeaderFooter, error) {
+		out := map[string]*HeaderFooter{}
+		for kind, id := range ids {
+			rel, ok := rels[id]
+			if !ok || rel.External || !pkg.Has(rel.Target) {
+				continue
+			}
+			if hf, ok := hdrftr[rel.Target]; ok {
+				out[kind] = hf
+				continue
+			}
+			rc, err := pkg.OpenPart(rel.Target)
+			if err != nil {
+				return nil, err
+			}
+			hf, err := parseHeaderFooter(ctx, rc)
+			rc.Close()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", rel.Target, err)
+			}
+			hdrftr[rel.Target] = hf
+			out[kind] = hf
+		}
+		return out, nil
+	}
+	newSection := func(sp *sectProps, blocks []Block) (Section, error) {
+		s := Section{StartType: sp.startType, TitlePage: sp.titlePg, Blocks: blocks}
+		var err error
+		if s.Headers, err = load(sp.headers); err != nil {
+			return s, err
+		}
+		s.Footers, err = load(sp.footers)
+		return s, err
+	}
+
+	start := 0
+	for i, b := range blocks {
+		if b.P == nil || b.P.sect == nil {
+			continue
+		}
+		s, err := newSection(b.P.sect, blocks[start:i+1])
+		if err != nil {
+			return nil, wrapPkgErr("read header/footer", err)
+		}
+		doc.Sections = append(doc.Sections, s)
+		start = i + 1
+	}
+	switch {
+	case bodySec != nil:
+		s, err := newSection(bodySec, blocks[start:])
+		if err != nil {
+			return nil, wrapPkgErr("read header/footer", err)
+		}
+		doc.Sections = append(doc.Sections, s)
+	case len(doc.Sections) > 0 && start < len(blocks):
+		// Blocks after the last section break with no closing w:sectPr belong to no section
+		// in the reference's reading; keep them with the last section rather than lose text.
+		last := &doc.Sections[len(doc.Sections)-1]
+		last.Blocks = append(last.Blocks, blocks[start:]...)
+	case len(doc.Sections) == 0:
+		doc.Body = blocks
+	}
+	return doc, nil
+}

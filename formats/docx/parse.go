@@ -1,0 +1,640 @@
+package docx
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+// sectProps are the parts of w:sectPr the partitioner needs.
+type sectProps struct {
+	startType string
+	titlePg   bool
+	headers   map[string]string // kind → relationship ID
+	footers   map[string]string
+}
+
+// parser walks one WordprocessingML part with a streaming decoder. It follows python-docx's
+// view of the XML: only direct w:r and w:hyperlink children of a paragraph carry its text, and
+// only w:p and w:tbl children of a container are blocks (content controls, tracked insertions
+// and alternate content are not read, as the reference does not read them).
+type parser struct {
+	ctx     context.Context
+	dec     *xml.Decoder
+	rels    map[string]opc.Rel
+	body    bool // parsing the main document body (rendered page breaks count)
+	lrpb    bool // a rendered page break was seen where the reference looks for one
+	bodySec *sectProps
+	n       int // elements read, for periodic cancellation checks
+}
+
+func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	return &parser{ctx: ctx, dec: dec, rels: rels}
+}
+
+func (p *parser) token() (xml.Token, error) {
+	p.n++
+	if p.n&4095 == 0 {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := p.dec.Token()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return tok, err
+}
+
+// findRoot advances to the first start element with local name in names and returns it.
+func (p *parser) findRoot(names ...string) (xml.StartElement, error) {
+	for {
+		tok, err := p.dec.Token()
+		if err != nil {
+			return xml.StartElement{}, err
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, n := range names {
+				if se.Name.Local == n {
+					return se, nil
+				}
+			}
+		}
+	}
+}
+
+// blocks reads the w:p and w:tbl children of the current element until its end tag.
+// depth counts table nesting.
+func (p *parser) blocks(depth int) ([]Block, error) {
+	var out []Block
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "p":
+				para, err := p.paragraph(depth)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Block{P: para})
+			case "tbl":
+				tbl, err := p.table(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Block{T: tbl})
+			case "sectPr":
+				if p.body && depth == 0 {
+					sp, err := p.sectPr()
+					if err != nil {
+						return nil, err
+					}
+					p.bodySec = sp
+				} else if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+func (p *parser) paragraph(depth int) (*Paragraph, error) {
+	para := &Paragraph{}
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "pPr":
+				if err := p.pPr(para, depth); err != nil {
+					return nil, err
+				}
+			case "r":
+				in, err := p.run()
+				if err != nil {
+					return nil, err
+				}
+				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
+					p.lrpb = true
+				}
+				para.Items = append(para.Items, in)
+			case "hyperlink":
+				in, err := p.hyperlink(t)
+				if err != nil {
+					return nil, err
+				}
+				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
+					p.lrpb = true
+				}
+				para.Items = append(para.Items, in)
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			return para, nil
+		}
+	}
+}
+
+func (p *parser) pPr(para *Paragraph, depth int) error {
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "pStyle":
+				para.StyleID, _ = opc.Attr(t, "val")
+			case "numPr":
+				if err := p.numPr(para); err != nil {
+					return err
+				}
+			case "sectPr":
+				sp, err := p.sectPr()
+				if err != nil {
+					return err
+				}
+				if p.body && depth == 0 {
+					para.sect = sp
+				}
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return err
+				}
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+func (p *parser) numPr(para *Paragraph) error {
+	children := 0
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			children++
+			if t.Name.Local == "ilvl" {
+				if v, ok := opc.Attr(t, "val"); ok {
+					para.HasILvl = true
+					para.ILvl, _ = strconv.Atoi(strings.TrimSpace(v))
+				}
+			}
+			if err := p.dec.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			// The reference tests for the literal "<w:numPr>" in the paragraph XML, which an
+			// empty <w:numPr/> does not contain.
+			if children > 0 {
+				para.HasNumPr = true
+			}
+			return nil
+		}
+	}
+}
+
+func (p *parser) sectPr() (*sectProps, error) {
+	sp := &sectProps{startType: "nextPage", headers: map[string]string{}, footers: map[string]string{}}
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "type":
+				if v, ok := opc.Attr(t, "val"); ok {
+					sp.startType = v
+				}
+			case "titlePg":
+				v, ok := opc.Attr(t, "val")
+				sp.titlePg = opc.OnOff(v, ok)
+			case "headerReference", "footerReference":
+				kind, _ := opc.Attr(t, "type")
+				if kind == "" {
+					kind = "default"
+				}
+				id, _ := opc.Attr(t, "id")
+				if t.Name.Local == "headerReference" {
+					sp.headers[kind] = id
+				} else {
+					sp.footers[kind] = id
+				}
+			}
+			if err := p.dec.Skip(); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			return sp, nil
+		}
+	}
+}
+
+// run reads a w:r, translating its content to text the way python-docx's Run.text does.
+func (p *parser) run() (Inline, error) {
+	in := Inline{Kind: KindRun}
+	var b strings.Builder
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return in, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "rPr":
+				if err := p.rPr(&in); err != nil {
+					return in, err
+				}
+				continue
+			case "t":
+				s, err := p.text()
+				if err != nil {
+					return in, err
+				}
+				b.WriteString(s)
+				continue
+			case "tab", "ptab":
+				b.WriteByte('\t')
+			case "br":
+				if v, ok := opc.Attr(t, "type"); !ok || v == "textWrapping" {
+					b.WriteByte('\n')
+				}
+			case "cr":
+				b.WriteByte('\n')
+			case "noBreakHyphen":
+				b.WriteByte('-')
+			case "lastRenderedPageBreak":
+				in.PageBreakAt = append(in.PageBreakAt, b.Len())
+			}
+			if err := p.dec.Skip(); err != nil {
+				return in, err
+			}
+		case xml.EndElement:
+			in.Text = b.String()
+			return in, nil
+		}
+	}
+}
+
+func (p *parser) rPr(in *Inline) error {
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "b":
+				v, ok := opc.Attr(t, "val")
+				in.Bold = opc.OnOff(v, ok)
+			case "i":
+				v, ok := opc.Attr(t, "val")
+				in.Italic = opc.OnOff(v, ok)
+			}
+			if err := p.dec.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// text returns the character data of the current element.
+func (p *parser) text() (string, error) {
+	var b strings.Builder
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			b.Write(t)
+		case xml.StartElement:
+			if err := p.dec.Skip(); err != nil {
+				return "", err
+			}
+		case xml.EndElement:
+			return b.String(), nil
+		}
+	}
+}
+
+func (p *parser) hyperlink(se xml.StartElement) (Inline, error) {
+	in := Inline{Kind: KindHyperlink}
+	rid, _ := opc.Attr(se, "id")
+	anchor, _ := opc.Attr(se, "anchor")
+	if rid != "" {
+		if rel, ok := p.rels[rid]; ok {
+			in.URL = rel.Target
+			if anchor != "" {
+				in.URL += "#" + anchor
+			}
+		}
+	}
+	var b strings.Builder
+	brk := false
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return in, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "r" {
+				r, err := p.run()
+				if err != nil {
+					return in, err
+				}
+				b.WriteString(r.Text)
+				brk = brk || len(r.PageBreakAt) > 0
+				continue
+			}
+			if err := p.dec.Skip(); err != nil {
+				return in, err
+			}
+		case xml.EndElement:
+			in.Text = b.String()
+			if brk {
+				// python-docx keeps a hyperlink whole: a page break inside it falls after it.
+				in.PageBreakAt = []int{len(in.Text)}
+			}
+			return in, nil
+		}
+	}
+}
+
+func (p *parser) table(depth int) (*Table, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	tbl := &Table{}
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "tr" {
+				row, err := p.row(depth)
+				if err != nil {
+					return nil, err
+				}
+				tbl.Rows = append(tbl.Rows, row)
+				continue
+			}
+			if err := p.dec.Skip(); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			return tbl, nil
+		}
+	}
+}
+
+func (p *parser) row(depth int) (Row, error) {
+	var row Row
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return row, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "trPr":
+				if err := p.trPr(&row); err != nil {
+					return row, err
+				}
+			case "tc":
+				c, err := p.cell(depth)
+				if err != nil {
+					return row, err
+				}
+				row.Cells = append(row.Cells, c)
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return row, err
+				}
+			}
+		case xml.EndElement:
+			return row, nil
+		}
+	}
+}
+
+func (p *parser) trPr(row *Row) error {
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "gridBefore" {
+				v, _ := opc.Attr(t, "val")
+				row.GridBefore, _ = strconv.Atoi(v)
+				row.GridBefore = min(max(row.GridBefore, 0), 1000)
+			}
+			if err := p.dec.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+func (p *parser) cell(depth int) (Cell, error) {
+	c := Cell{GridSpan: 1}
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return c, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "tcPr":
+				if err := p.tcPr(&c); err != nil {
+					return c, err
+				}
+			case "p":
+				para, err := p.paragraph(depth)
+				if err != nil {
+					return c, err
+				}
+				c.Blocks = append(c.Blocks, Block{P: para})
+			case "tbl":
+				tbl, err := p.table(depth + 1)
+				if err != nil {
+					return c, err
+				}
+				c.Blocks = append(c.Blocks, Block{T: tbl})
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return c, err
+				}
+			}
+		case xml.EndElement:
+			return c, nil
+		}
+	}
+}
+
+func (p *parser) tcPr(c *Cell) error {
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "gridSpan":
+				v, _ := opc.Attr(t, "val")
+				if n, err := strconv.Atoi(v); err == nil && n > 1 {
+					// A span wider than any real table is hostile; keep the matrix bounded.
+					c.GridSpan = min(n, 1000)
+				}
+			case "vMerge":
+				v, ok := opc.Attr(t, "val")
+				if !ok || v == "" {
+					v = "continue"
+				}
+				c.VMerge = v
+			}
+			if err := p.dec.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// parseBody parses the main document part.
+func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel) ([]Block, *sectProps, bool, error) {
+	p := newParser(ctx, r, rels)
+	p.body = true
+	if _, err := p.findRoot("body"); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, false, fmt.Errorf("no w:body")
+		}
+		return nil, nil, false, err
+	}
+	blocks, err := p.blocks(0)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return blocks, p.bodySec, p.lrpb, nil
+}
+
+// parseHeaderFooter parses a header or footer part (w:hdr / w:ftr).
+func parseHeaderFooter(ctx context.Context, r io.Reader) (*HeaderFooter, error) {
+	p := newParser(ctx, r, nil)
+	if _, err := p.findRoot("hdr", "ftr"); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &HeaderFooter{}, nil
+		}
+		return nil, err
+	}
+	blocks, err := p.blocks(0)
+	if err != nil {
+		return nil, err
+	}
+	return &HeaderFooter{Blocks: blocks}, nil
+}
+
+// builtinStyleNames are python-docx's translations of Word's internal lower-case names of
+// built-in styles to the names shown in Word's user interface.
+var builtinStyleNames = map[string]string{
+	"caption": "Caption", "footer": "Footer", "header": "Header",
+	"heading 1": "Heading 1", "heading 2": "Heading 2", "heading 3": "Heading 3",
+	"heading 4": "Heading 4", "heading 5": "Heading 5", "heading 6": "Heading 6",
+	"heading 7": "Heading 7", "heading 8": "Heading 8", "heading 9": "Heading 9",
+}
+
+// parseStyles reads paragraph style names from styles.xml.
+func parseStyles(data []byte) (map[string]string, string, error) {
+	var doc struct {
+		Styles []struct {
+			Type    string `xml:"type,attr"`
+			ID      string `xml:"styleId,attr"`
+			Default string `xml:"default,attr"`
+			Name    struct {
+				Val string `xml:"val,attr"`
+			} `xml:"name"`
+		} `xml:"style"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		return nil, "", fmt.Errorf("parse styles: %w", err)
+	}
+	names := map[string]string{}
+	def := ""
+	for _, s := range doc.Styles {
+		if s.Type != "paragraph" && s.Type != "" {
+			continue
+		}
+		name := s.Name.Val
+		if ui, ok := builtinStyleNames[name]; ok {
+			name = ui
+		}
+		names[s.ID] = name
+		if opc.OnOff(s.Default, s.Default != "") && s.Default != "" && def == "" {
+			def = name
+		}
+	}
+	return names, def, nil
+}
+
+// parseSettings reports w:evenAndOddHeaders.
+func parseSettings(data []byte) bool {
+	var doc struct {
+		EvenOdd *struct {
+			Val *string `xml:"val,attr"`
+		} `xml:"evenAndOddHeaders"`
+	}
+	if xml.Unmarshal(data, &doc) != nil || doc.EvenOdd == nil {
+		return false
+	}
+	if doc.EvenOdd.Val == nil {
+		return true
+	}
+	return opc.OnOff(*doc.EvenOdd.Val, true)
+}
