@@ -1,0 +1,132 @@
+package lang
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+)
+
+func TestCodes(t *testing.T) {
+	cases := []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"english"}, []string{"eng"}},
+		{[]string{"en"}, []string{"eng"}},
+		{[]string{"eng"}, []string{"eng"}},
+		{[]string{"chinese"}, []string{"zho"}},
+		{[]string{"chi_sim"}, []string{"zho"}},
+		{[]string{"chi_tra", "zh"}, []string{"zho"}},
+		{[]string{"german", "ger", "de", "deu"}, []string{"deu"}},
+		{[]string{"fre"}, []string{"fra"}},
+		{[]string{"spanish", "korean"}, []string{"spa", "kor"}},
+		{[]string{`["eng"`, `"fra"]`}, []string{"eng", "fra"}},
+		{[]string{"eng+deu"}, []string{"eng", "deu"}},
+		{[]string{"ind", "est"}, []string{"ind", "est"}},
+		{[]string{"xx", "auto"}, nil},
+		{[]string{"ENG"}, []string{"eng"}},
+	}
+	for _, c := range cases {
+		if got := Codes(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Codes(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	cases := map[string][]string{
+		"Hello world": {"eng"},
+		"":            {"eng"},
+		"One two three four five six seven, this is an English sentence about the weather today.":                             {"eng"},
+		"Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und Gewissen begabt.":         {"deu"},
+		"Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de raison et de conscience.": {"fra"},
+		"人人生而自由,在尊严和权利上一律平等。":                                                                                                 {"zho"},
+		"Hola señor": nil,
+	}
+	for in, want := range cases {
+		got := Detect(in)
+		if in == "Hola señor" {
+			if len(got) != 1 { // non-ASCII: detection runs, whatever it finds
+				t.Errorf("Detect(%q) = %q", in, got)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Detect(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func readGolden(t *testing.T, rel string) []element.Element {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "reference", "expected", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elems []element.Element
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return elems
+}
+
+// checkGolden clears the golden's languages, re-applies them and compares.
+func checkGolden(t *testing.T, rel string, requested []string) {
+	t.Helper()
+	elems := readGolden(t, rel)
+	want := make([][]string, len(elems))
+	for i := range elems {
+		want[i] = elems[i].Metadata.Languages
+		elems[i].Metadata.Languages = nil
+	}
+	Apply(elems, requested)
+	bad := 0
+	for i := range elems {
+		if !reflect.DeepEqual(elems[i].Metadata.Languages, want[i]) {
+			bad++
+			if bad <= 5 {
+				t.Errorf("%s[%d] %q: languages %q, want %q", rel, i, elems[i].Text, elems[i].Metadata.Languages, want[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d elements differ", rel, bad, len(elems))
+	}
+}
+
+func TestApplyGoldens(t *testing.T) {
+	checkGolden(t, "head/local-single-file/UDHR_first_article_all.txt.json", []string{"ind", "est"})
+	checkGolden(t, "head/gcs/fake-text.txt.json", nil)
+	checkGolden(t, "api-2024/book-war-and-peace-1p.txt.json", nil)
+	checkGolden(t, "ingest-assets-2024/fake-xml.xml.json", nil)
+}
+
+func TestApplyDisabledAndShortDocument(t *testing.T) {
+	elems := []element.Element{{Text: "Hello"}, {Text: ""}}
+	Apply(elems, []string{""})
+	if elems[0].Metadata.Languages != nil {
+		t.Errorf(`[""] must leave languages unset, got %q`, elems[0].Metadata.Languages)
+	}
+	Apply(elems, []string{"deu"})
+	for _, e := range elems {
+		if !reflect.DeepEqual(e.Metadata.Languages, []string{"eng"}) {
+			t.Errorf("short ASCII document: got %q, want [eng]", e.Metadata.Languages)
+		}
+	}
+}
+
+func BenchmarkApply100k(b *testing.B) {
+	line := "The quick brown fox jumps over the lazy dog near the river bank."
+	elems := make([]element.Element, 100000)
+	for i := range elems {
+		elems[i].Text = line
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Apply(elems, nil)
+	}
+}
