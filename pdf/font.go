@@ -167,6 +167,20 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		}
 	}
 	encObj, hasEnc := fd.Find("Encoding")
+	if !hasEnc && desc != nil {
+		// Like pdfminer, a Type1 font without /Encoding uses the built-in encoding of its
+		// embedded program (the "dup <code> /<name> put" lines of the clear-text header).
+		if ff, ok := desc.Find("FontFile"); ok {
+			if data, sd, err := d.streamData(ff); err == nil {
+				if n, ok := d.number(sd["Length1"]); ok && int(n) > 0 && int(n) < len(data) {
+					data = data[:int(n)]
+				}
+				for code, name := range type1Encoding(data) {
+					f.encoding[code] = name
+				}
+			}
+		}
+	}
 	if hasEnc {
 		switch e := d.resolve(encObj).(type) {
 		case types.Name:
@@ -398,4 +412,31 @@ var winAnsiRev = sync.OnceValue(winAnsiReverse)
 func winAnsiCode(text string) (byte, bool) {
 	c, ok := winAnsiRev()[text]
 	return c, ok
+}
+
+// type1Encoding reads the built-in encoding of a Type1 font program's clear-text part.
+func type1Encoding(data []byte) map[int]string {
+	out := map[int]string{}
+	l := &lexer{b: data}
+	var prev [3]any
+	for n := 0; n < 1<<20; n++ {
+		tok, ok := l.next()
+		if !ok {
+			break
+		}
+		if op, isOp := tok.(pop); isOp && op == "put" {
+			if d, ok := prev[0].(pop); ok && d == "dup" {
+				code, ok1 := prev[1].(float64)
+				name, ok2 := prev[2].(pname)
+				if ok1 && ok2 && code >= 0 && code < 256 {
+					out[int(code)] = string(name)
+				}
+			}
+		}
+		if op, isOp := tok.(pop); isOp && op == "eexec" {
+			break
+		}
+		prev[0], prev[1], prev[2] = prev[1], prev[2], tok
+	}
+	return out
 }
