@@ -171,12 +171,25 @@ func invalidUTF8Offset(b []byte) int {
 	return 0
 }
 
-// metaCharset finds a charset declared by a <meta> tag in the first KiB of an HTML document
-// (the WHATWG prescan window).
+// metaCharset finds a charset declared by an XML declaration (XHTML) or a <meta> tag in the
+// first KiB of an HTML document (the WHATWG prescan window).
 func metaCharset(data []byte) string {
 	head := data
 	if len(head) > 1024 {
 		head = head[:1024]
+	}
+	if decl, ok := bytes.CutPrefix(head, []byte("<?xml")); ok {
+		if end := bytes.Index(decl, []byte("?>")); end > 0 {
+			decl = decl[:end]
+			if i := bytes.Index(decl, []byte("encoding=")); i >= 0 {
+				v := decl[i+len("encoding="):]
+				if len(v) > 1 && (v[0] == '"' || v[0] == '\'') {
+					if j := bytes.IndexByte(v[1:], v[0]); j > 0 {
+						return string(v[1 : 1+j])
+					}
+				}
+			}
+		}
 	}
 	z := nethtml.NewTokenizer(bytes.NewReader(head))
 	for {

@@ -165,3 +165,35 @@ func findBody(root *nethtml.Node) *nethtml.Node {
 	}
 	return nil
 }
+
+// ExpandSelfClosing rewrites XHTML self-closing tags of non-void elements (<a id="x"/>,
+// <div/>) as start and end tag pairs. An HTML parser treats "/>" on a non-void element as a
+// plain start tag, which would wrap everything after it.
+func ExpandSelfClosing(data []byte) []byte {
+	if !bytes.Contains(data, []byte("/>")) {
+		return data
+	}
+	var out bytes.Buffer
+	out.Grow(len(data) + len(data)/64)
+	z := nethtml.NewTokenizer(bytes.NewReader(data))
+	for {
+		tt := z.Next()
+		if tt == nethtml.ErrorToken {
+			break
+		}
+		raw := z.Raw()
+		if tt == nethtml.SelfClosingTagToken {
+			name, _ := z.TagName()
+			if !isVoid(atom.Lookup(name)) {
+				raw = bytes.TrimSuffix(bytes.TrimRight(raw[:len(raw)-2], " \t\r\n"), []byte("/"))
+				out.Write(raw)
+				out.WriteString("></")
+				out.Write(name)
+				out.WriteByte('>')
+				continue
+			}
+		}
+		out.Write(raw)
+	}
+	return out.Bytes()
+}
