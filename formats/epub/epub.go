@@ -201,4 +201,3 @@ func (b *book) spine(opfPath string) ([]spineItem, error) {
 	}
 	return out, nil
 }
-
