@@ -411,10 +411,11 @@ func (s *tableSplitter) splitCell(c htmlCell) {
 	for text != "" {
 		b := s.budget()
 		size := b - 33
-		if size < b/2 {
-			size = b / 2
+		if size < 1 {
+			// Only reachable with a repeated header eating into a small window.
+			size = maxInt(b/2, 1)
 		}
-		sp := splitter{max: maxInt(size, 1)}
+		sp := splitter{max: size}
 		piece, rest := sp.split(text)
 		var body strings.Builder
 		body.WriteString("<tr><td>")
