@@ -137,7 +137,7 @@ func TestSoftMax(t *testing.T) {
 // §10.2: "fits" uses raw text lengths, while chunk text is normalised afterwards.
 func TestFitsUsesRawLength(t *testing.T) {
 	in := []element.Element{nt("aaaa"), nt("  b   b  ")} // raw 9, normalised 3
-	got := mustChunk(t, in, opts("basic", 12))       // 4+2+9 = 15 > 12 although "aaaa\n\nb b" is 9
+	got := mustChunk(t, in, opts("basic", 12))           // 4+2+9 = 15 > 12 although "aaaa\n\nb b" is 9
 	if len(got) != 2 || got[1].Text != "b b" {
 		t.Errorf("got %q", texts(got))
 	}
