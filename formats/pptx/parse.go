@@ -1,0 +1,449 @@
+package pptx
+
+import (
+	"context"
+	"encoding/xml"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+type shapeKind uint8
+
+const (
+	kindOther shapeKind = iota
+	kindSp              // p:sp, an autoshape or text box: always has a text frame
+	kindGroup
+	kindFrame // p:graphicFrame
+	kindPic
+)
+
+// Shape is the slice of a PresentationML shape the partitioner reads.
+type Shape struct {
+	kind     shapeKind
+	hasPh    bool
+	phType   string
+	phIdx    int
+	hasOff   bool
+	x, y     int64
+	paras    []Paragraph
+	table    [][]string // cell texts when the shape is a table frame
+	isTable  bool
+	children []*Shape
+}
+
+// Paragraph is one a:p of a text frame.
+type Paragraph struct {
+	Text   string
+	Level  int
+	Bullet bool // a:pPr/a:buChar present
+}
+
+// slideParser reads shapes from a slide, layout, master or notes part.
+type slideParser struct {
+	ctx context.Context
+	dec *xml.Decoder
+	n   int
+}
+
+func (p *slideParser) token() (xml.Token, error) {
+	p.n++
+	if p.n&4095 == 0 {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := p.dec.Token()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return tok, err
+}
+
+// parseShapes returns the top-level shapes of the part's p:spTree.
+func parseShapes(ctx context.Context, r io.Reader) ([]*Shape, error) {
+	p := &slideParser{ctx: ctx, dec: xml.NewDecoder(r)}
+	p.dec.Strict = false
+	for {
+		tok, err := p.dec.Token()
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "spTree" {
+			return p.shapes(0)
+		}
+	}
+}
+
+// shapes reads the shape children of a shape tree or group until its end tag.
+func (p *slideParser) shapes(depth int) ([]*Shape, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	var out []*Shape
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			var kind shapeKind
+			switch t.Name.Local {
+			case "sp":
+				kind = kindSp
+			case "grpSp":
+				kind = kindGroup
+			case "graphicFrame":
+				kind = kindFrame
+			case "pic":
+				kind = kindPic
+			case "cxnSp", "contentPart":
+				kind = kindOther
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			s, err := p.shape(kind, depth)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+// shape reads one shape element; the walk goes down through its descendants looking for the
+// few elements that matter, tracking which one it is inside.
+func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
+	s := &Shape{kind: kind}
+	if kind == kindGroup {
+		// A group: its own properties, then child shapes.
+		for {
+			tok, err := p.token()
+			if err != nil {
+				return nil, err
+			}
+			switch t := tok.(type) {
+			case xml.StartElement:
+				switch t.Name.Local {
+				case "nvGrpSpPr":
+					if err := p.nonVisual(s); err != nil {
+						return nil, err
+					}
+				case "grpSpPr":
+					if err := p.findOff(s); err != nil {
+						return nil, err
+					}
+				case "sp", "grpSp", "graphicFrame", "pic", "cxnSp", "contentPart":
+					ck := map[string]shapeKind{"sp": kindSp, "grpSp": kindGroup, "graphicFrame": kindFrame, "pic": kindPic}[t.Name.Local]
+					c, err := p.shape(ck, depth+1)
+					if err != nil {
+						return nil, err
+					}
+					s.children = append(s.children, c)
+				default:
+					if err := p.dec.Skip(); err != nil {
+						return nil, err
+					}
+				}
+			case xml.EndElement:
+				return s, nil
+			}
+		}
+	}
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "nvSpPr", "nvGraphicFramePr", "nvPicPr", "nvCxnSpPr":
+				if err := p.nonVisual(s); err != nil {
+					return nil, err
+				}
+			case "spPr", "xfrm":
+				if err := p.findOff(s); err != nil {
+					return nil, err
+				}
+			case "txBody":
+				paras, err := p.textBody()
+				if err != nil {
+					return nil, err
+				}
+				s.paras = paras
+			case "graphic", "graphicData":
+				// descend
+			case "tbl":
+				rows, err := p.table()
+				if err != nil {
+					return nil, err
+				}
+				s.table, s.isTable = rows, true
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "graphic", "graphicData":
+				continue
+			}
+			return s, nil
+		}
+	}
+}
+
+// nonVisual reads p:nvXxPr for the placeholder (p:nvPr/p:ph).
+func (p *slideParser) nonVisual(s *Shape) error {
+	depth := 1
+	for depth > 0 {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if t.Name.Local == "ph" {
+				s.hasPh = true
+				s.phType, _ = opc.Attr(t, "type")
+				if s.phType == "" {
+					s.phType = "obj"
+				}
+				if v, ok := opc.Attr(t, "idx"); ok {
+					s.phIdx, _ = strconv.Atoi(v)
+				}
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return nil
+}
+
+// findOff reads a shape-properties element for the first a:xfrm/a:off.
+func (p *slideParser) findOff(s *Shape) error {
+	depth := 1
+	inXfrm := 0
+	for depth > 0 {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch t.Name.Local {
+			case "xfrm":
+				inXfrm = depth
+			case "off":
+				if (inXfrm > 0 || depth == 2) && !s.hasOff {
+					xs, _ := opc.Attr(t, "x")
+					ys, _ := opc.Attr(t, "y")
+					x, err1 := strconv.ParseInt(xs, 10, 64)
+					y, err2 := strconv.ParseInt(ys, 10, 64)
+					if err1 == nil && err2 == nil {
+						s.x, s.y, s.hasOff = x, y, true
+					}
+				}
+			}
+		case xml.EndElement:
+			if depth == inXfrm {
+				inXfrm = 0
+			}
+			depth--
+		}
+	}
+	return nil
+}
+
+// textBody reads the paragraphs of a text body.
+func (p *slideParser) textBody() ([]Paragraph, error) {
+	var out []Paragraph
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "p" {
+				para, err := p.paragraph()
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, para)
+				continue
+			}
+			if err := p.dec.Skip(); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+// paragraph reads an a:p; its text is python-pptx's: runs and fields, line breaks as "\v".
+func (p *slideParser) paragraph() (Paragraph, error) {
+	var para Paragraph
+	var b strings.Builder
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return para, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "pPr":
+				if v, ok := opc.Attr(t, "lvl"); ok {
+					para.Level, _ = strconv.Atoi(v)
+					para.Level = min(max(para.Level, 0), 8)
+				}
+				if err := p.pPr(&para); err != nil {
+					return para, err
+				}
+			case "r", "fld":
+				s, err := p.runText()
+				if err != nil {
+					return para, err
+				}
+				b.WriteString(s)
+			case "br":
+				b.WriteByte('\v')
+				if err := p.dec.Skip(); err != nil {
+					return para, err
+				}
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return para, err
+				}
+			}
+		case xml.EndElement:
+			para.Text = b.String()
+			return para, nil
+		}
+	}
+}
+
+func (p *slideParser) pPr(para *Paragraph) error {
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "buChar" {
+				para.Bullet = true
+			}
+			if err := p.dec.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// runText returns the a:t text of a run or field.
+func (p *slideParser) runText() (string, error) {
+	var b strings.Builder
+	depth := 1
+	inT := false
+	for depth > 0 {
+		tok, err := p.token()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			inT = t.Name.Local == "t" && depth == 2
+		case xml.CharData:
+			if inT {
+				b.Write(t)
+			}
+		case xml.EndElement:
+			depth--
+			inT = false
+		}
+	}
+	return b.String(), nil
+}
+
+// table reads an a:tbl into cell texts (each cell's paragraphs joined by newlines).
+func (p *slideParser) table() ([][]string, error) {
+	var rows [][]string
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "tr":
+				rows = append(rows, nil)
+			case "tc":
+				text, err := p.cell()
+				if err != nil {
+					return nil, err
+				}
+				if len(rows) > 0 {
+					rows[len(rows)-1] = append(rows[len(rows)-1], text)
+				}
+			default:
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "tbl" {
+				return rows, nil
+			}
+		}
+	}
+}
+
+func (p *slideParser) cell() (string, error) {
+	var lines []string
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "txBody" {
+				paras, err := p.textBody()
+				if err != nil {
+					return "", err
+				}
+				for _, para := range paras {
+					lines = append(lines, para.Text)
+				}
+				continue
+			}
+			if err := p.dec.Skip(); err != nil {
+				return "", err
+			}
+		case xml.EndElement:
+			return strings.Join(lines, "\n"), nil
+		}
+	}
+}
