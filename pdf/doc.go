@@ -74,13 +74,17 @@ func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("pdf: read header: %w", err)
 	}
-	if !bytes.Contains(head, []byte("%PDF-")) {
+	if !bytes.Contains(head, []byte("%PDF-")) && !bytes.Contains(head, []byte(" obj")) {
 		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
 	}
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.EXTRACTCONTENT
 	mctx, err := pdfcpu.ReadWithContext(ctx, rs, conf)
+	if err == nil && !bytes.Contains(head, []byte("%PDF-")) {
+		// A body without a header: readers that find objects still lack a trustworthy root.
+		err = errors.New("missing root: no PDF header")
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -107,7 +111,7 @@ func Check(ctx context.Context, r io.ReaderAt, size int64) error {
 func classifyOpenError(err error) error {
 	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "missing root") || strings.Contains(msg, "Root"):
+	case strings.Contains(msg, "missing root") || strings.Contains(msg, "Root") || strings.Contains(msg, "no header"):
 		return &InvalidError{Reason: "Cannot find Root object in pdf", Err: err}
 	case strings.Contains(msg, "Pages"):
 		return &InvalidError{Reason: "Invalid object in /Pages", Err: err}

@@ -25,4 +25,4 @@ for idx, ident in ((1, "standardEncoding"), (2, "macRomanEncoding"), (3, "winAns
             out.append('\t%d: "%s",' % (code, name))
     out.append("}")
     out.append("")
-print("\n".join(out))
+print("\n".join(out))  # then gofmt -w tables_gen.go

@@ -456,4 +456,3 @@ func xyCut(boxes []ibox, res *[]int, depth int) {
 		}
 	}
 }
-

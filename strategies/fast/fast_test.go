@@ -166,3 +166,10 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorReasons(t *testing.T) {
+	for _, f := range []string{"failing-invalid.pdf", "failing-missing-root.pdf", "failing-missing-pages.pdf"} {
+		_, err := partitionFile(t, filepath.Join(refDocs, "errors", f), nil)
+		t.Logf("%s: %v", f, err)
+	}
+}
