@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
@@ -85,4 +86,61 @@ func TestSentences(t *testing.T) {
 			t.Errorf("Sentences(%q) = %q", in, Sentences(in))
 		}
 	}
+}
+
+func TestVariants(t *testing.T) {
+	cases := []struct {
+		in        string
+		paragraph element.Type
+		slide     element.Type
+	}{
+		{"Important points:", element.UncategorizedText, element.Title},
+		{"This is a test document to use for unit tests.", element.NarrativeText, element.NarrativeText},
+		{"• bullet point", element.ListItem, element.ListItem},
+		{"Doylestown, PA 18901", element.Address, element.Title},
+		{"jane@example.org", element.EmailAddress, element.EmailAddress},
+		{"1. Numbers are not list items here", element.NarrativeText, element.NarrativeText},
+	}
+	for _, c := range cases {
+		if got, _ := Paragraph(c.in); got != c.paragraph {
+			t.Errorf("Paragraph(%q) = %s, want %s", c.in, got, c.paragraph)
+		}
+		if got, _ := Slide(c.in); got != c.slide {
+			t.Errorf("Slide(%q) = %s, want %s", c.in, got, c.slide)
+		}
+	}
+}
+
+func TestContainsVerb(t *testing.T) {
+	cases := map[string]bool{
+		"Important points":              false,
+		"Table of Contents":             false,
+		"The company reported earnings": true,
+		"WE ARE HIRING":                 true,
+		"They run every day":            true,
+		"the long run":                  false,
+		"I want to run":                 true,
+		"It's raining":                  true,
+	}
+	for in, want := range cases {
+		if got := ContainsVerb(in); got != want {
+			t.Errorf("ContainsVerb(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// FuzzText checks that no input makes the classifier panic and that the returned text is a
+// substring of the input.
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"", "•", "a@b.c", "Doylestown, PA 18901", "1) x", "\xff\xfe", "- - -", strings.Repeat("Ab ", 200) + ", NY 12345"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, text := Text(s)
+		if !strings.Contains(s, text) {
+			t.Errorf("Text(%q) returned %q, not part of the input", s, text)
+		}
+		Paragraph(s)
+		Slide(s)
+	})
 }

@@ -23,6 +23,13 @@ var goldenFloors = []struct {
 	{"api-2024/book-war-and-peace-1p.txt.json", 100},
 	{"api-2024/factbook.xml.json", 100},
 	{"ingest-assets-2024/fake-xml.xml.json", 100},
+	// PDF and e-mail goldens of the 2024 hosted API (hi_res layout model, NLTK era): their
+	// types mostly come from the layout model, so these floors only guard against regressions.
+	{"ingest-assets-2024/layout-parser-paper-fast.pdf.json", 42},
+	{"ingest-assets-2024/list-item-example.pdf.json", 19},
+	{"ingest-assets-2024/fake-email.eml.json", 100},
+	{"ingest-assets-2024/family-day.eml.json", 100},
+	{"api-2024/multi-column-2p.pdf.json", 80},
 }
 
 type goldenElement struct {
