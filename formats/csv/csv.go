@@ -6,10 +6,7 @@ package csv
 
 import (
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -55,6 +52,11 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		return nil
 	}
 	formatColumns(rows)
+	for _, row := range rows {
+		for i, c := range row {
+			row[i] = pandasEscaper.Replace(c)
+		}
+	}
 	cells := element.TextRows(rows)
 	e := element.Element{Type: element.Table, Text: element.TableText(cells)}
 	if !skipTables(opts, delim) {
@@ -62,6 +64,10 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	}
 	return emit(e)
 }
+
+// pandasEscaper writes control whitespace inside cells as pandas' HTML writer does: as the
+// two-character escapes \t, \n and \r, which therefore also appear in the element text.
+var pandasEscaper = strings.NewReplacer("\t", `\t`, "\n", `\n`, "\r", `\r`)
 
 func skipTables(opts *engine.Options, delim rune) bool {
 	name := "csv"
@@ -76,43 +82,84 @@ func skipTables(opts *engine.Options, delim rune) bool {
 	return false
 }
 
-// readRows parses the records, skipping blank lines, and pads short rows to the widest.
+// readRows parses the records as pandas' C parser does: quoted fields keep their content
+// verbatim (line breaks included, "" for a quote), records end at \n, \r\n or \r, blank lines
+// are skipped, and short rows are padded to the widest.
 func readRows(ctx context.Context, text string, delim rune) ([][]string, error) {
-	r := csv.NewReader(strings.NewReader(text))
-	r.Comma = delim
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
 	var rows [][]string
+	var row []string
+	var field strings.Builder
 	width := 0
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
+	quoted, inQuotes, fieldStarted := false, false, false
+	endField := func() error {
+		if field.Len() > maxField {
+			return fmt.Errorf("csv: field larger than field limit (%d)", maxField)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("csv: %w", err)
+		row = append(row, field.String())
+		field.Reset()
+		quoted, fieldStarted = false, false
+		return nil
+	}
+	endRow := func() error {
+		if err := endField(); err != nil {
+			return err
 		}
-		if len(rows)%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		if !(len(row) == 1 && strings.TrimSpace(row[0]) == "") {
+			rows = append(rows, row)
+			width = max(width, len(row))
+			if len(rows)%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		row = nil
+		return nil
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if inQuotes {
+			if c == '"' {
+				if i+1 < len(text) && text[i+1] == '"' {
+					field.WriteByte('"')
+					i++
+				} else {
+					inQuotes = false
+				}
+				continue
+			}
+			field.WriteByte(c)
 			continue
 		}
-		for _, f := range rec {
-			if len(f) > maxField {
-				return nil, fmt.Errorf("csv: field larger than field limit (%d)", maxField)
+		switch {
+		case c == '"' && !fieldStarted:
+			inQuotes, quoted, fieldStarted = true, true, true
+		case rune(c) == delim:
+			if err := endField(); err != nil {
+				return nil, err
 			}
+		case c == '\n' || c == '\r':
+			if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			if err := endRow(); err != nil {
+				return nil, err
+			}
+		default:
+			fieldStarted = true
+			field.WriteByte(c)
 		}
-		rows = append(rows, rec)
-		width = max(width, len(rec))
 	}
-	for i, row := range rows {
-		for len(row) < width {
-			row = append(row, "")
+	if field.Len() > 0 || len(row) > 0 || quoted {
+		if err := endRow(); err != nil {
+			return nil, err
 		}
-		rows[i] = row
+	}
+	for i, r := range rows {
+		for len(r) < width {
+			r = append(r, "")
+		}
+		rows[i] = r
 	}
 	return rows, nil
 }

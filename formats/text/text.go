@@ -1,7 +1,7 @@
 // Package text partitions plain text (text/plain and the source-code extensions the reference
 // treats as text) the way the reference's partition_text does: paragraph grouping chosen from
-// the share of blank lines, paragraphs over 1500 characters split at sentence boundaries, and
-// every paragraph classified by the §8 rules. The input is streamed, so memory stays bounded.
+// the share of blank lines, every paragraph classified by the §8 rules. The input is streamed,
+// so memory stays bounded.
 package text
 
 import (
@@ -28,8 +28,6 @@ const (
 	sampleLines = 2000
 	// blankThreshold: below this share of blank lines every line is a paragraph.
 	blankThreshold = 0.1
-	// maxPartition is the reference's max_partition: longer paragraphs are split.
-	maxPartition = 1500
 	// maxLine bounds one line so a file without newlines cannot take unbounded memory at once.
 	maxLine = 64 << 20
 )
@@ -181,16 +179,41 @@ func (p *paragrapher) endParagraph() error {
 				return err
 			}
 		}
-	case allShort(lines):
-		for _, l := range lines {
+	default:
+		pieces := splitAtBullets(lines)
+		if !allShort(pieces) {
+			return p.piece(strings.Join(lines, " "))
+		}
+		for _, l := range pieces {
 			if err := p.piece(l); err != nil {
 				return err
 			}
 		}
-	default:
-		return p.piece(strings.Join(lines, " "))
 	}
 	return nil
+}
+
+// splitAtBullets splits lines the way the reference's line pattern does: at newlines and at
+// every bullet character that is followed by something other than a bullet; the bullet itself
+// becomes a piece of its own (later dropped as an empty bullet). So a short "Awa-Cuaiquer"
+// paragraph yields "Awa" and "Cuaiquer".
+func splitAtBullets(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		start := 0
+		rs := []rune(l)
+		pos := 0 // byte offset of rs[i]
+		for i, r := range rs {
+			size := utf8.RuneLen(r)
+			if classify.IsBulletRune(r) && i+1 < len(rs) && !classify.IsBulletRune(rs[i+1]) {
+				out = append(out, l[start:pos], l[pos:pos+size])
+				start = pos + size
+			}
+			pos += size
+		}
+		out = append(out, l[start:])
+	}
+	return out
 }
 
 func allShort(lines []string) bool {
@@ -244,104 +267,21 @@ func groupBullets(lines []string) []string {
 	return out
 }
 
-// piece splits one paragraph to fit maxPartition and emits the parts.
+// piece classifies and emits one paragraph.
 func (p *paragrapher) piece(s string) error {
 	s = strip(s)
 	if s == "" {
 		return nil
 	}
-	for _, part := range fitMax(s) {
-		part = strip(part)
-		if part == "" || classify.IsEmptyBullet(part) {
-			continue
-		}
-		typ, txt := classify.Text(part)
-		if err := p.emit(element.Element{Type: typ, Text: txt}); err != nil {
-			return err
-		}
+	if isEmptyBullet(s) {
+		return nil
 	}
-	return nil
+	typ, txt := classify.Text(s)
+	return p.emit(element.Element{Type: typ, Text: txt})
 }
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
-
-// fitMax is the reference's split_content_to_fit_max: sentences are packed into parts of at
-// most maxPartition characters; a longer sentence is cut between words.
-func fitMax(s string) []string {
-	if runeLen(s) <= maxPartition {
-		return []string{s}
-	}
-	var parts []string
-	tmp := ""
-	for _, sentence := range classify.Sentences(s) {
-		if runeLen(sentence) > maxPartition {
-			if tmp != "" {
-				parts = append(parts, tmp)
-				tmp = ""
-			}
-			segs := splitSizeN(sentence, maxPartition)
-			parts = append(parts, segs[:len(segs)-1]...)
-			tmp = segs[len(segs)-1]
-			continue
-		}
-		switch {
-		case runeLen(tmp)+1+runeLen(sentence) > maxPartition:
-			parts = append(parts, tmp)
-			tmp = sentence
-		case tmp == "":
-			tmp = sentence
-		default:
-			tmp = strip(tmp + " " + sentence)
-		}
-	}
-	if tmp != "" {
-		parts = append(parts, tmp)
-	}
-	return parts
-}
-
-// splitSizeN cuts s into pieces of at most n characters without breaking words: in half at
-// the space nearest the middle when s is shorter than 2n, else by greedy wrapping.
-func splitSizeN(s string, n int) []string {
-	rs := []rune(s)
-	if len(rs) < 2*n {
-		mid := len(rs) / 2
-		for i := 0; i < len(rs)/2; i++ {
-			if rs[mid+i] == ' ' {
-				mid += i
-				break
-			}
-			if rs[mid-i] == ' ' {
-				mid -= i
-				break
-			}
-		}
-		return []string{strings.TrimRightFunc(string(rs[:mid]), isSpace), strings.TrimLeftFunc(string(rs[mid:]), isSpace)}
-	}
-	var out []string
-	var line []rune
-	for _, w := range strings.Fields(s) {
-		wr := []rune(w)
-		for len(wr) > n { // a word longer than the width is broken
-			if len(line) > 0 {
-				out = append(out, string(line))
-				line = nil
-			}
-			out = append(out, string(wr[:n]))
-			wr = wr[n:]
-		}
-		switch {
-		case len(line) == 0:
-			line = wr
-		case len(line)+1+len(wr) <= n:
-			line = append(append(line, ' '), wr...)
-		default:
-			out = append(out, string(line))
-			line = wr
-		}
-	}
-	if len(line) > 0 {
-		out = append(out, string(line))
-	}
-	return out
+// isEmptyBullet is the reference's check: a single bullet character and nothing else.
+func isEmptyBullet(s string) bool {
+	r, size := utf8.DecodeRuneInString(s)
+	return size == len(s) && classify.IsBulletRune(r)
 }
