@@ -379,12 +379,13 @@ func (w *walker) flush(f *frame) error {
 	return w.emit(e)
 }
 
-// pre emits a CodeSnippet with the element's text as written. The HTML parser already drops
-// the newline that directly follows <pre>; one trailing newline is dropped here.
+// pre emits a CodeSnippet with the element's text as written, minus one leading and one
+// trailing newline (as a browser shows it; the parser has already dropped a newline that
+// directly follows the <pre> tag, this drops one that follows, say, a leading <code>).
 func (w *walker) pre(n *nethtml.Node, page *int) error {
 	var b strings.Builder
 	textContent(n, &b, false)
-	text := strings.TrimSuffix(b.String(), "\n")
+	text := strings.TrimSuffix(strings.TrimPrefix(b.String(), "\n"), "\n")
 	if text == "" {
 		return nil
 	}

@@ -1,0 +1,115 @@
+package html
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// PandocTimeout bounds one pandoc conversion.
+const PandocTimeout = 2 * time.Minute
+
+// maxPandocOutput caps the HTML read back from pandoc.
+const maxPandocOutput = 256 << 20
+
+// PandocPath is the pandoc executable looked up on PATH.
+const PandocPath = "pandoc"
+
+// FromPandoc converts a document in pandoc input format from (rtf, org, rst, …) to an HTML
+// fragment by running pandoc as a subprocess, as the reference does. pandoc runs sandboxed (no
+// file or network access, so include directives cannot read the host), with a heap cap and a
+// timeout. A missing pandoc is reported as such.
+func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) {
+	bin, err := exec.LookPath(PandocPath)
+	if err != nil {
+		return nil, engine.Errorf(engine.KindInternal,
+			"pandoc is required to partition %s documents but was not found on PATH (Debian: apt-get install pandoc)", from)
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, PandocTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--sandbox", "--from="+from, "--to=html",
+		"+RTS", "-M1g", "-RTS")
+	cmd.Stdin = bytes.NewReader(input)
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 64 << 10}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("pandoc: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("pandoc: start: %w", err)
+	}
+	out, readErr := io.ReadAll(io.LimitReader(stdout, maxPandocOutput+1))
+	if int64(len(out)) > maxPandocOutput {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: %s conversion produced more than %d bytes", from, maxPandocOutput)
+	}
+	waitErr := cmd.Wait()
+	if err := parent.Err(); err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: %s conversion timed out after %v", from, PandocTimeout)
+	}
+	if waitErr != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = waitErr.Error()
+		}
+		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: cannot convert %s document: %s", from, msg)
+	}
+	if readErr != nil {
+		return nil, fmt.Errorf("pandoc: read output: %w", readErr)
+	}
+	return out, nil
+}
+
+// limitedWriter keeps the first n bytes written and discards the rest.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		_, _ = l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}
+
+// PartitionPandoc converts a document with pandoc and partitions the resulting HTML. Text
+// formats (org, rst) are decoded with opts.Encoding (or detected) first; pandoc reads UTF-8.
+func PartitionPandoc(ctx context.Context, doc *engine.Document, opts *engine.Options, from string, decode bool, emit engine.Emit) error {
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("%s: read: %w", from, err)
+	}
+	if decode {
+		enc := ""
+		if opts != nil {
+			enc = opts.Encoding
+		}
+		if data, err = DecodeText(data, enc, false); err != nil {
+			return err
+		}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	out, err := FromPandoc(ctx, data, from)
+	if err != nil {
+		return err
+	}
+	return PartitionUTF8(ctx, out, emit)
+}

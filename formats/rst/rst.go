@@ -1,0 +1,24 @@
+// Package rst partitions reStructuredText documents the reference's way: pandoc converts the
+// text to HTML, which the HTML partitioner turns into elements. pandoc (Debian package
+// "pandoc") must be on PATH; it runs sandboxed, so include directives cannot read local files.
+package rst
+
+import (
+	"context"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/html"
+)
+
+// MIMEType is the canonical type this package registers.
+const MIMEType = "text/x-rst"
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(Partition), MIMEType)
+}
+
+// Partition decodes doc (opts.Encoding or detected), converts it with pandoc and emits the
+// elements of the resulting HTML.
+func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return html.PartitionPandoc(ctx, doc, opts, "rst", true, emit)
+}

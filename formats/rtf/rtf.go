@@ -1,0 +1,24 @@
+// Package rtf partitions Rich Text Format documents the reference's way: pandoc converts the
+// document to HTML, which the HTML partitioner turns into elements. pandoc (Debian package
+// "pandoc") must be on PATH.
+package rtf
+
+import (
+	"context"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/html"
+)
+
+// MIMEType is the canonical type this package registers.
+const MIMEType = "text/rtf"
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(Partition), MIMEType)
+}
+
+// Partition converts doc with pandoc and emits the elements of the resulting HTML.
+func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	// RTF carries its own code pages in control words; pandoc reads the bytes as they are.
+	return html.PartitionPandoc(ctx, doc, opts, "rtf", false, emit)
+}
