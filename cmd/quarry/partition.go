@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	_ "github.com/quarrydocs/quarry/formats/all"
+)
+
+// formValue collects a flag's raw values the way form fields arrive, so the CLI and the HTTP
+// API share one parser. List flags also accept comma-separated values.
+type formValue struct {
+	form   map[string][]string
+	name   string
+	isList bool
+	isBool bool
+}
+
+func (f *formValue) String() string { return "" }
+
+func (f *formValue) Set(v string) error {
+	if f.isList {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				f.form[f.name] = append(f.form[f.name], part)
+			}
+		}
+		return nil
+	}
+	f.form[f.name] = append(f.form[f.name], v)
+	return nil
+}
+
+func (f *formValue) IsBoolFlag() bool { return f.isBool }
+
+func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("partition", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	form := map[string][]string{}
+	for _, p := range engine.Params() {
+		fv := &formValue{form: form, name: p.Name, isList: p.Kind == "list", isBool: strings.HasSuffix(p.Kind, "bool")}
+		help := p.Help
+		if len(p.Choices) > 0 {
+			help += " (" + strings.Join(p.Choices, ", ") + ")"
+		}
+		fs.Var(fv, p.Name, help)
+	}
+	verbose := fs.Bool("v", false, "log progress to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: quarry partition [flags] FILE…\n\nFlags carry the partition API's form-field names; lists are comma-separated or repeated.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return &exitError{code: 2, err: err}
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		fs.Usage()
+		return usageError("partition: no input files")
+	}
+	opts, err := engine.OptionsFromForm(form)
+	if err != nil {
+		return usageError("partition: %v", err)
+	}
+	if *verbose {
+		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	w := bufio.NewWriterSize(stdout, 256<<10)
+	defer w.Flush()
+	csvOut := opts.OutputFormat == "text/csv"
+	if len(files) > 1 && !csvOut {
+		w.WriteString("[")
+	}
+	for i, path := range files {
+		if len(files) > 1 && !csvOut && i > 0 {
+			w.WriteString(",\n")
+		}
+		if err := partitionFile(ctx, path, opts, csvOut, w); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if len(files) > 1 && !csvOut {
+		w.WriteString("]\n")
+	}
+	return w.Flush()
+}
+
+func partitionFile(ctx context.Context, path string, opts engine.Options, csvOut bool, w *bufio.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return errors.New("is a directory")
+	}
+	doc := &engine.Document{Filename: path, Content: f, Size: st.Size()}
+	if csvOut {
+		elems, err := engine.Partition(ctx, doc, opts)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(element.MarshalCSV(elems))
+		return err
+	}
+	// Stream: elements are written as they are produced.
+	n := 0
+	w.WriteString("[")
+	err = engine.PartitionStream(ctx, doc, opts, func(e element.Element) error {
+		if n > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+		n++
+		b, _ := e.MarshalJSON()
+		_, err := w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		w.WriteString("\n")
+	}
+	_, err = w.WriteString("]\n")
+	return err
+}

@@ -1,0 +1,276 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydocs/quarry/chunking"
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/lang"
+)
+
+// Precheck validates a document of one MIME type before any strategy runs (the reference opens
+// every PDF first to answer 422 for encrypted or broken files whatever the strategy).
+type Precheck func(ctx context.Context, doc *Document) error
+
+var prechecks = map[string]Precheck{}
+
+// RegisterPrecheck installs fn as the check run on every document of the given MIME type.
+// Call it from init.
+func RegisterPrecheck(mime string, fn Precheck) { prechecks[mime] = fn }
+
+// TextLayerProber is an optional capability of a strategy (the fast strategy): it reports
+// whether a PDF has extractable text, which decides what strategy "auto" resolves to.
+type TextLayerProber interface {
+	HasText(ctx context.Context, doc *Document, opts *Options) (bool, error)
+}
+
+// Partition partitions doc and returns its post-processed (and, when requested, chunked)
+// elements.
+func Partition(ctx context.Context, doc *Document, opts Options) ([]element.Element, error) {
+	var out []element.Element
+	err := PartitionStream(ctx, doc, opts, func(e element.Element) error {
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []element.Element{}
+	}
+	return out, nil
+}
+
+// langBatchBytes is how much element text is held back for document-level language detection.
+// Documents with less text get exactly the reference's whole-document decision; larger ones are
+// decided batch by batch so memory stays bounded.
+const langBatchBytes = 16 << 20
+
+// PartitionStream partitions doc and passes post-processed elements to emit in document order.
+// Without chunking, elements are streamed in batches, so memory stays bounded for large inputs.
+func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit) error {
+	if opts.StartingPageNumber == 0 {
+		opts.StartingPageNumber = 1
+	}
+	if opts.Chunking.Strategy != "" {
+		if err := chunking.Validate(opts.Chunking); err != nil {
+			return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
+		}
+	}
+	hint := opts.ContentType
+	if hint == "" {
+		hint = doc.ContentType
+	}
+	ft := Detect(doc, hint)
+	if !ft.Partitionable {
+		return UnsupportedError(ft.MIME)
+	}
+	doc.MIMEType = ft.MIME
+	log := opts.Log().With("file", doc.BaseName(), "type", ft.MIME)
+	if check, ok := prechecks[ft.MIME]; ok {
+		if err := check(ctx, doc); err != nil {
+			return err
+		}
+	}
+	p, name, err := route(ctx, doc, ft, &opts)
+	if err != nil {
+		return err
+	}
+	log.Debug("partitioning", "partitioner", name, "bytes", doc.Size)
+
+	post := newPostProcessor(doc, ft, &opts)
+	sink := emit
+	var all []element.Element
+	if opts.Chunking.Strategy != "" {
+		sink = func(e element.Element) error { all = append(all, e); return nil }
+	}
+	err = p.Partition(ctx, doc, &opts, func(e element.Element) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return post.add(e, sink)
+	})
+	if err == nil {
+		err = post.flush(sink)
+	}
+	if err != nil {
+		return wrapPartitionError(err, ft)
+	}
+	if opts.Chunking.Strategy == "" {
+		return nil
+	}
+	chunks, err := chunking.Chunk(ctx, all, opts.Chunking)
+	if err != nil {
+		return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
+	}
+	// The reference re-applies its metadata pass to chunks: languages from chunk texts, IDs
+	// hashed from chunk texts, hierarchy.
+	again := newPostProcessor(doc, ft, &opts)
+	again.pageShift = 0
+	for _, c := range chunks {
+		if err := again.add(c, emit); err != nil {
+			return err
+		}
+	}
+	return again.flush(emit)
+}
+
+func wrapPartitionError(err error, ft FileType) error {
+	var e *Error
+	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &Error{Kind: KindInternal, Msg: err.Error(), Err: fmt.Errorf("partition %s: %w", ft.Name, err)}
+}
+
+// route picks the partitioner: a format's, or for PDFs and images a strategy's.
+func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Partitioner, string, error) {
+	if !ft.IsPDF() && !ft.Image {
+		p, ok := LookupFormat(ft.MIME)
+		if !ok {
+			return nil, "", UnsupportedError(ft.MIME)
+		}
+		return p, ft.Name, nil
+	}
+	name, err := resolveStrategy(ctx, doc, ft, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	p, ok := LookupStrategy(name)
+	if !ok {
+		return nil, "", Errorf(KindBadRequest, "Invalid strategy: %s. Must be one of %s", name, pyList(Strategies()))
+	}
+	return p, name, nil
+}
+
+// resolveStrategy applies the reference's rules for "auto" and its fallbacks when a strategy is
+// not installed (partition-api.md §7.1).
+func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Options) (string, error) {
+	s := strings.ToLower(opts.Strategy)
+	if s == "" {
+		s = "auto"
+	}
+	if ft.Image && s == "fast" {
+		return "", Errorf(KindBadRequest, "The fast strategy is not available for image files")
+	}
+	hasText := func() bool {
+		p, ok := LookupStrategy("fast")
+		if !ok {
+			return false
+		}
+		prober, ok := p.(TextLayerProber)
+		if !ok {
+			return false
+		}
+		has, err := prober.HasText(ctx, doc, opts)
+		return err == nil && has
+	}
+	if s == "auto" {
+		switch {
+		case ft.Image:
+			s = "hi_res"
+		case tableInference(ft, opts) || len(opts.ExtractImageBlockTypes) > 0:
+			s = "hi_res"
+		case hasText():
+			s = "fast"
+		default:
+			s = "ocr_only"
+		}
+	}
+	installed := func(n string) bool { _, ok := LookupStrategy(n); return ok }
+	if s == "hi_res" && !installed("hi_res") {
+		if installed("ocr_only") {
+			s = "ocr_only"
+		} else if !ft.Image {
+			s = "fast"
+		}
+	}
+	if s == "ocr_only" && !installed("ocr_only") && !ft.Image && hasText() {
+		s = "fast"
+	}
+	return s, nil
+}
+
+// tableInference is the reference's PDF/image table flag: hi_res or auto, the
+// pdf_infer_table_structure flag, and the type not skipped.
+func tableInference(ft FileType, opts *Options) bool {
+	s := strings.ToLower(opts.Strategy)
+	if s != "" && s != "auto" && s != "hi_res" {
+		return false
+	}
+	return opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name)
+}
+
+// pyList renders names as a Python list literal, as the reference's messages do.
+func pyList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "'" + n + "'"
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// postProcessor applies what every format shares, in the reference's order: page offset,
+// languages, filename/filetype, element IDs, hierarchy, and the server's field stripping.
+type postProcessor struct {
+	opts      *Options
+	filename  string
+	filetype  string
+	pageShift int
+	ids       element.IDHasher
+	tree      element.Hierarchy
+	pending   []element.Element
+	textBytes int
+}
+
+func newPostProcessor(doc *Document, ft FileType, opts *Options) *postProcessor {
+	return &postProcessor{opts: opts, filename: doc.BaseName(), filetype: ft.MIME, pageShift: opts.StartingPageNumber - 1}
+}
+
+func (p *postProcessor) add(e element.Element, emit Emit) error {
+	if p.pageShift != 0 && e.Metadata.PageNumber != nil {
+		e.Metadata.PageNumber = element.Int(*e.Metadata.PageNumber + p.pageShift)
+	}
+	p.pending = append(p.pending, e)
+	p.textBytes += len(e.Text)
+	if p.textBytes >= langBatchBytes {
+		return p.flush(emit)
+	}
+	return nil
+}
+
+func (p *postProcessor) flush(emit Emit) error {
+	batch := p.pending
+	p.pending, p.textBytes = nil, 0
+	lang.Apply(batch, p.opts.Languages)
+	for i := range batch {
+		e := &batch[i]
+		m := &e.Metadata
+		hashName := m.Filename // attachments are hashed with their own name
+		if hashName == "" {
+			hashName = p.filename
+		}
+		m.Filename = p.filename
+		if m.Filetype == "" {
+			m.Filetype = p.filetype
+		}
+		if p.opts.UniqueElementIDs {
+			e.ID = newUUID()
+		} else {
+			e.ID = p.ids.Next(hashName, e)
+		}
+		p.tree.Add(e)
+		if !p.opts.Coordinates {
+			m.Coordinates = nil
+		}
+		m.LastModified, m.FileDirectory, m.DetectionClassProb = "", "", nil
+		if err := emit(*e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
