@@ -28,6 +28,9 @@ func run(data []byte) ([]element.Element, error) {
 }
 
 func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scoring a 500 KB book takes seconds")
+	}
 	data, err := os.ReadFile(filepath.Join(refDir, "docs/winter-sports.epub"))
 	if err != nil {
 		t.Fatal(err)
