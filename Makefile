@@ -1,0 +1,32 @@
+# Quarry — the two commands a newcomer needs:
+#   make run    install what is missing, build, partition a sample document, start the service
+#   make test   install what is missing and run every check and test
+GO      ?= go
+GOBIN   := $(shell $(GO) env GOPATH)/bin
+export PATH := $(GOBIN):$(PATH)
+SAMPLE  ?= testdata/reference/docs/fake-text.txt
+
+.PHONY: run test deps build check unit bench
+
+deps:
+	@scripts/deps.sh
+
+build:
+	CGO_ENABLED=0 $(GO) build -o bin/quarry ./cmd/quarry
+
+run: deps build
+	bin/quarry partition $(SAMPLE)
+	@if bin/quarry help 2>/dev/null | grep -q serve; then bin/quarry serve; fi
+
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	staticcheck ./...
+
+unit:
+	$(GO) test -count=1 -timeout 30m ./...
+
+test: deps check unit
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/...

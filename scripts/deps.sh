@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what Quarry's build, tests and run need on a Debian machine, skipping what is there.
+# Idempotent: safe to run before every `make run` / `make test`.
+set -euo pipefail
+
+# Debian packages: pandoc (RTF/ORG/RST), poppler (PDF rendering, peer tool), Tesseract with the
+# language packs the tests use, LibreOffice for legacy Office files, libheif for HEIC images.
+APT_PACKAGES=(
+  pandoc poppler-utils
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor libtesseract-dev libleptonica-dev
+  libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
+  libheif-examples
+  html2text
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/quarry-apt.log 2>&1; then
+    $SUDO apt-get update >/dev/null 2>&1
+    $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/quarry-apt.log 2>&1 ||
+      { tail -20 /tmp/quarry-apt.log >&2; exit 1; }
+  fi
+fi
+
+# Go tools, pinned.
+GOBIN="$(go env GOPATH)/bin"
+export PATH="$GOBIN:$PATH"
+command -v staticcheck >/dev/null 2>&1 || go install honnef.co/go/tools/cmd/staticcheck@2026.1 >&2 ||
+  go install honnef.co/go/tools/cmd/staticcheck@latest >&2
+
+# npm packages used by tests (each test directory pins its own lock file).
+for dir in server/sdktest; do
+  if [ -f "$dir/package-lock.json" ] && [ ! -d "$dir/node_modules" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund >&2)
+  fi
+done
