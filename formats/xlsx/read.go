@@ -1,0 +1,480 @@
+package xlsx
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+// kind is the Python type a cell value has after openpyxl and pandas read it.
+type kind uint8
+
+const (
+	kEmpty kind = iota // NaN: blank, "", pandas NA strings, error values
+	kInt
+	kFloat
+	kBool
+	kStr
+	kDate
+)
+
+// value is one cell.
+type value struct {
+	k kind
+	s string  // kStr text
+	f float64 // kInt/kFloat/kBool (1/0); kDate: Unix time in microseconds
+}
+
+func (v value) time() time.Time { return time.UnixMicro(int64(v.f)).UTC() }
+
+func dateValue(t time.Time) value { return value{k: kDate, f: float64(t.UnixMicro())} }
+
+// cell is a non-empty cell at a column of a row.
+type cell struct {
+	col int // 0-based
+	v   value
+}
+
+// sheetData is a worksheet's non-empty cells, row by row (rows 0-based, ascending).
+type sheetData struct {
+	rows    []int
+	cells   [][]cell // per entry of rows, ascending columns
+	lastRow int      // last row holding a value, -1 when none
+	width   int      // columns up to the last one holding a value
+}
+
+// maxCells bounds one sheet; beyond it a workbook is refused rather than exhausting memory.
+const maxCells = 20_000_000
+
+var errTooManyCells = errors.New("worksheet has too many cells")
+
+// naStrings are pandas' default NA markers: string cells equal to one of them are missing.
+var naStrings = map[string]bool{
+	"": true, "#N/A": true, "#N/A N/A": true, "#NA": true, "-1.#IND": true, "-1.#QNAN": true,
+	"-NaN": true, "-nan": true, "1.#IND": true, "1.#QNAN": true, "<NA>": true, "N/A": true,
+	"NA": true, "NULL": true, "NaN": true, "None": true, "n/a": true, "nan": true, "null": true,
+}
+
+type workbook struct {
+	pkg      *opc.Package
+	strings  []string
+	dateXf   []bool
+	date1904 bool
+}
+
+type sheetRef struct {
+	name, part string
+}
+
+// readWorkbook reads workbook.xml: sheet names and parts in order, and the 1904 flag.
+func readWorkbook(pkg *opc.Package, part string) ([]sheetRef, bool, error) {
+	rels, err := pkg.Rels(part)
+	if err != nil {
+		return nil, false, err
+	}
+	data, err := pkg.ReadPart(part)
+	if err != nil {
+		return nil, false, err
+	}
+	var doc struct {
+		Pr struct {
+			Date1904 string `xml:"date1904,attr"`
+		} `xml:"workbookPr"`
+		Sheets []struct {
+			Name  string     `xml:"name,attr"`
+			Attrs []xml.Attr `xml:",any,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		return nil, false, fmt.Errorf("parse workbook: %w", err)
+	}
+	var out []sheetRef
+	for _, s := range doc.Sheets {
+		var rid string
+		for _, a := range s.Attrs {
+			if a.Name.Local == "id" && a.Name.Space != "" {
+				rid = a.Value
+			}
+		}
+		rel, ok := rels[rid]
+		if !ok || rel.External || !pkg.Has(rel.Target) || !strings.HasSuffix(rel.Type, "/worksheet") {
+			continue
+		}
+		out = append(out, sheetRef{name: s.Name, part: rel.Target})
+	}
+	d1904 := doc.Pr.Date1904 != "" && opc.OnOff(doc.Pr.Date1904, true)
+	return out, d1904, nil
+}
+
+// readSharedStrings streams sharedStrings.xml into a table.
+func readSharedStrings(ctx context.Context, r io.Reader) ([]string, error) {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	var out []string
+	var b strings.Builder
+	inSI, inT, skip := false, false, 0
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n++; n&8191 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Local == "si":
+				inSI = true
+				b.Reset()
+			case t.Name.Local == "rPh" || t.Name.Local == "phoneticPr":
+				skip++
+			case t.Name.Local == "t" && inSI && skip == 0:
+				inT = true
+			}
+		case xml.CharData:
+			if inT {
+				b.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				inSI = false
+				if len(out) >= maxCells {
+					return nil, errTooManyCells
+				}
+				out = append(out, b.String())
+			case "rPh", "phoneticPr":
+				skip--
+			case "t":
+				inT = false
+			}
+		}
+	}
+}
+
+// builtinDateFormats are the built-in number formats openpyxl reads as dates.
+func builtinDate(id int) bool { return id >= 14 && id <= 22 || id >= 45 && id <= 47 }
+
+// isDateFormat is openpyxl's test for a custom format code: after removing quoted literals,
+// escapes and bracketed sections (other than elapsed-time ones), any of d m y h s is a date.
+func isDateFormat(code string) bool {
+	var b strings.Builder
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch c {
+		case '"':
+			j := strings.IndexByte(code[i+1:], '"')
+			if j < 0 {
+				i = len(code)
+			} else {
+				i += j + 1
+			}
+			continue
+		case '\\', '_', '*':
+			i++
+			continue
+		case '[':
+			j := strings.IndexByte(code[i:], ']')
+			if j < 0 {
+				i = len(code)
+				continue
+			}
+			inner := strings.ToLower(code[i+1 : i+j])
+			if inner != "" && strings.Trim(inner, "hms") == "" {
+				b.WriteString(inner)
+			}
+			i += j
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return strings.ContainsAny(strings.ToLower(b.String()), "dmyhs") &&
+		!strings.EqualFold(strings.TrimSpace(code), "general")
+}
+
+// readStyles returns, per cell format index, whether it formats numbers as dates.
+func readStyles(data []byte) []bool {
+	var doc struct {
+		NumFmts []struct {
+			ID   int    `xml:"numFmtId,attr"`
+			Code string `xml:"formatCode,attr"`
+		} `xml:"numFmts>numFmt"`
+		Xfs []struct {
+			NumFmtID int `xml:"numFmtId,attr"`
+		} `xml:"cellXfs>xf"`
+	}
+	if xml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	custom := map[int]string{}
+	for _, f := range doc.NumFmts {
+		custom[f.ID] = f.Code
+	}
+	out := make([]bool, len(doc.Xfs))
+	for i, xf := range doc.Xfs {
+		if code, ok := custom[xf.NumFmtID]; ok {
+			out[i] = isDateFormat(code)
+		} else {
+			out[i] = builtinDate(xf.NumFmtID)
+		}
+	}
+	return out
+}
+
+// colIndex converts the letters of a cell reference ("BC12") to a 0-based column.
+func colIndex(ref string) (int, bool) {
+	col := 0
+	i := 0
+	for ; i < len(ref); i++ {
+		c := ref[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c < 'A' || c > 'Z' {
+			break
+		}
+		col = col*26 + int(c-'A'+1)
+		if col > 16384 {
+			return 0, false
+		}
+	}
+	if i == 0 {
+		return 0, false
+	}
+	return col - 1, true
+}
+
+func rowIndex(ref string) (int, bool) {
+	i := strings.IndexAny(ref, "0123456789")
+	if i < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(ref[i:])
+	if err != nil || n < 1 || n > 1<<20 {
+		return 0, false
+	}
+	return n - 1, true
+}
+
+// excelTime converts a date serial to a time as openpyxl does (1900 system with its leap-year
+// bug, or 1904), rounded to the microsecond.
+func excelTime(serial float64, date1904 bool) (time.Time, bool) {
+	if math.IsNaN(serial) || math.IsInf(serial, 0) || serial < 0 || serial > 2958466 {
+		return time.Time{}, false
+	}
+	var base time.Time
+	if date1904 {
+		base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+	} else {
+		base = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+		if serial < 60 {
+			base = base.AddDate(0, 0, 1)
+		}
+	}
+	days := math.Floor(serial)
+	frac := serial - days
+	us := math.Round(frac * 86400e6)
+	return base.AddDate(0, 0, int(days)).Add(time.Duration(us) * time.Microsecond), true
+}
+
+// readSheet streams one worksheet into its non-empty cells with pandas' typing.
+func (wb *workbook) readSheet(ctx context.Context, r io.Reader, progress func(rows int)) (*sheetData, error) {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	sd := &sheetData{lastRow: -1}
+	row, nextRow := -1, 0
+	var cur []cell
+	nextCol := 0
+	total := 0
+	flush := func() {
+		if len(cur) > 0 {
+			sd.rows = append(sd.rows, row)
+			sd.cells = append(sd.cells, cur)
+			sd.lastRow = row
+			sd.width = max(sd.width, cur[len(cur)-1].col+1)
+		}
+		cur = nil
+	}
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n++; n&8191 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "row":
+			flush()
+			row = nextRow
+			if v, ok := opc.Attr(se, "r"); ok {
+				if ri, err := strconv.Atoi(v); err == nil && ri >= 1 && ri <= 1<<20 {
+					row = ri - 1
+				}
+			}
+			if len(sd.rows) > 0 && row <= sd.rows[len(sd.rows)-1] {
+				row = sd.rows[len(sd.rows)-1] + 1 // rows out of order: keep them ascending
+			}
+			nextRow = row + 1
+			nextCol = 0
+			if progress != nil && row%100000 == 0 && row > 0 {
+				progress(row)
+			}
+		case "c":
+			col := nextCol
+			if ref, ok := opc.Attr(se, "r"); ok {
+				if c, ok := colIndex(ref); ok {
+					col = c
+				}
+			}
+			if len(cur) > 0 && col <= cur[len(cur)-1].col {
+				col = cur[len(cur)-1].col + 1
+			}
+			nextCol = col + 1
+			typ, _ := opc.Attr(se, "t")
+			style := 0
+			if s, ok := opc.Attr(se, "s"); ok {
+				style, _ = strconv.Atoi(s)
+			}
+			raw, inline, err := cellContent(dec)
+			if err != nil {
+				return nil, err
+			}
+			v := wb.typed(typ, style, raw, inline)
+			if v.k == kEmpty || col >= 16384 {
+				continue
+			}
+			if total++; total > maxCells {
+				return nil, errTooManyCells
+			}
+			cur = append(cur, cell{col: col, v: v})
+		}
+	}
+	flush()
+	return sd, nil
+}
+
+// cellContent reads a c element: its v text and its inline-string text.
+func cellContent(dec *xml.Decoder) (v, inline string, err error) {
+	var vb, ib strings.Builder
+	depth := 1
+	in := ""
+	skip := 0
+	for depth > 0 {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch t.Name.Local {
+			case "v":
+				in = "v"
+			case "t":
+				if skip == 0 {
+					in = "t"
+				}
+			case "rPh":
+				skip++
+			}
+		case xml.CharData:
+			switch in {
+			case "v":
+				vb.Write(t)
+			case "t":
+				ib.Write(t)
+			}
+		case xml.EndElement:
+			depth--
+			if t.Name.Local == "rPh" {
+				skip--
+			}
+			in = ""
+		}
+	}
+	return vb.String(), ib.String(), nil
+}
+
+// typed converts a raw cell to the value pandas ends up with (openpyxl types, integral
+// numbers as int, NA strings and errors missing).
+func (wb *workbook) typed(typ string, style int, raw, inline string) value {
+	switch typ {
+	case "s":
+		i, err := strconv.Atoi(strings.TrimSpace(raw))
+		if err != nil || i < 0 || i >= len(wb.strings) {
+			return value{}
+		}
+		return strValue(wb.strings[i])
+	case "inlineStr":
+		return strValue(inline)
+	case "str":
+		return strValue(raw)
+	case "b":
+		if strings.TrimSpace(raw) == "" {
+			return value{}
+		}
+		if strings.TrimSpace(raw) == "0" || strings.EqualFold(strings.TrimSpace(raw), "false") {
+			return value{k: kBool, f: 0}
+		}
+		return value{k: kBool, f: 1}
+	case "e":
+		return value{}
+	case "d":
+		for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05Z", "2006-01-02", "15:04:05"} {
+			if t, err := time.Parse(layout, strings.TrimSpace(raw)); err == nil {
+				return dateValue(t)
+			}
+		}
+		return strValue(raw)
+	}
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return value{}
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil {
+		return strValue(raw)
+	}
+	if style >= 0 && style < len(wb.dateXf) && wb.dateXf[style] {
+		if t, ok := excelTime(f, wb.date1904); ok {
+			return dateValue(t)
+		}
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		return value{k: kInt, f: f}
+	}
+	return value{k: kFloat, f: f}
+}
+
+func strValue(s string) value {
+	if naStrings[s] {
+		return value{}
+	}
+	return value{k: kStr, s: s}
+}

@@ -1,0 +1,454 @@
+// Package xlsx partitions Excel 2007+ workbooks (.xlsx) the way the reference's pandas based
+// partitioner does: every worksheet (page_number = its index, page_name = its name) is split
+// into connected blocks of non-empty cells; in each block the leading and trailing rows that
+// hold a single cell become text elements and the rest one Table with compact HTML. Cell
+// values are typed and rendered as pandas renders them (integral numbers as ints, numeric
+// columns with gaps as floats such as 13.0, dates, booleans).
+//
+// Worksheets are read with a streaming XML decoder so that memory follows the number of
+// non-empty cells, not the file's declared dimensions. Legacy .xls workbooks converted to
+// XLSX bytes go through Partition.
+package xlsx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strconv"
+
+	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+// MIME is the canonical XLSX content type.
+const MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// Partitioner is the registered XLSX partitioner.
+type Partitioner struct{}
+
+var _ engine.Partitioner = Partitioner{}
+
+func init() { engine.RegisterFormat(Partitioner{}, MIME) }
+
+// Partition implements engine.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return Partition(ctx, doc.Content, doc.Size, opts, emit)
+}
+
+func errInvalid(err error) error {
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid xlsx", Err: err}
+}
+
+func wrapErr(what string, err error) error {
+	var ee *engine.Error
+	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("xlsx: %s: %v", what, err), Err: err}
+}
+
+// Partition partitions the XLSX bytes in r.
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+	pkg, err := opc.Open(r, size)
+	if err != nil {
+		return errInvalid(err)
+	}
+	if opts == nil {
+		o := engine.DefaultOptions()
+		opts = &o
+	}
+	wbPart := "xl/workbook.xml"
+	if rels, err := pkg.Rels(""); err == nil {
+		if rel, ok := opc.RelByType(rels, "/officeDocument"); ok && pkg.Has(rel.Target) {
+			wbPart = rel.Target
+		}
+	}
+	if !pkg.Has(wbPart) {
+		return errInvalid(fmt.Errorf("%w: %s", opc.ErrMissingPart, wbPart))
+	}
+	sheets, d1904, err := readWorkbook(pkg, wbPart)
+	if err != nil {
+		return wrapErr("read workbook", err)
+	}
+	wb := &workbook{pkg: pkg, date1904: d1904}
+	rels, err := pkg.Rels(wbPart)
+	if err != nil {
+		return wrapErr("read workbook relationships", err)
+	}
+	dir := path.Dir(wbPart) + "/"
+	ssPart := dir + "sharedStrings.xml"
+	if rel, ok := opc.RelByType(rels, "/sharedStrings"); ok {
+		ssPart = rel.Target
+	}
+	if pkg.Has(ssPart) {
+		rc, err := pkg.OpenPart(ssPart)
+		if err != nil {
+			return wrapErr("read shared strings", err)
+		}
+		wb.strings, err = readSharedStrings(ctx, rc)
+		rc.Close()
+		if err != nil {
+			return wrapErr("read shared strings", err)
+		}
+	}
+	stylesPart := dir + "styles.xml"
+	if rel, ok := opc.RelByType(rels, "/styles"); ok {
+		stylesPart = rel.Target
+	}
+	if pkg.Has(stylesPart) {
+		data, err := pkg.ReadPart(stylesPart)
+		if err != nil {
+			return wrapErr("read styles", err)
+		}
+		wb.dateXf = readStyles(data)
+	}
+	log := opts.Log()
+	for i, s := range sheets {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rc, err := pkg.OpenPart(s.part)
+		if err != nil {
+			return wrapErr("open sheet "+s.name, err)
+		}
+		sd, err := wb.readSheet(ctx, rc, func(rows int) {
+			log.Info("xlsx: reading worksheet", "sheet", s.name, "rows", rows)
+		})
+		rc.Close()
+		if err != nil {
+			return wrapErr("read sheet "+s.name, err)
+		}
+		if err := emitSheet(ctx, sd, s.name, i+1, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dtype is a pandas column dtype.
+type dtype uint8
+
+const (
+	dtFloat dtype = iota
+	dtInt
+	dtBool
+	dtDate
+	dtObject
+)
+
+// columnTypes infers each column's dtype over the whole sheet, as pandas does when it reads
+// the sheet into one frame (rows up to the last non-empty one; a gap makes an int column
+// float and a bool column object).
+func columnTypes(sd *sheetData) []dtype {
+	type acc struct {
+		n                             int
+		ints, floats, bools, dates, o bool
+	}
+	accs := make([]acc, sd.width)
+	for _, row := range sd.cells {
+		for _, c := range row {
+			a := &accs[c.col]
+			a.n++
+			switch c.v.k {
+			case kInt:
+				a.ints = true
+			case kFloat:
+				a.floats = true
+			case kBool:
+				a.bools = true
+			case kDate:
+				a.dates = true
+			default:
+				a.o = true
+			}
+		}
+	}
+	out := make([]dtype, sd.width)
+	for i, a := range accs {
+		gap := a.n < sd.lastRow+1
+		switch {
+		case a.n == 0:
+			out[i] = dtFloat
+		case a.o || a.bools && (a.ints || a.floats || a.dates) || a.dates && (a.ints || a.floats):
+			out[i] = dtObject
+		case a.bools:
+			if gap {
+				out[i] = dtObject
+			} else {
+				out[i] = dtBool
+			}
+		case a.dates:
+			out[i] = dtDate
+		case a.floats || gap:
+			out[i] = dtFloat
+		default:
+			out[i] = dtInt
+		}
+	}
+	return out
+}
+
+// block is a group of connected non-empty cells: its bounding box in sheet coordinates.
+type block struct {
+	r0, c0, r1, c1 int
+	first          int // row-major order of discovery
+}
+
+// blocks finds connected (4-neighbour) components of non-empty cells and merges those whose
+// row ranges overlap, in the reference's order.
+func blocks(ctx context.Context, sd *sheetData) ([]block, error) {
+	type pos struct{ r, c int }
+	index := make(map[pos]int)
+	var cells []pos
+	for i, r := range sd.rows {
+		for _, c := range sd.cells[i] {
+			index[pos{r, c.col}] = len(cells)
+			cells = append(cells, pos{r, c.col})
+		}
+	}
+	seen := make([]bool, len(cells))
+	var comps []block
+	var queue []int
+	for start := range cells {
+		if seen[start] {
+			continue
+		}
+		if len(comps)&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		b := block{r0: cells[start].r, c0: cells[start].c, r1: cells[start].r, c1: cells[start].c, first: len(comps)}
+		seen[start] = true
+		queue = append(queue[:0], start)
+		for len(queue) > 0 {
+			p := cells[queue[len(queue)-1]]
+			queue = queue[:len(queue)-1]
+			b.r0, b.r1 = min(b.r0, p.r), max(b.r1, p.r)
+			b.c0, b.c1 = min(b.c0, p.c), max(b.c1, p.c)
+			for _, d := range [4]pos{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				if j, ok := index[pos{p.r + d.r, p.c + d.c}]; ok && !seen[j] {
+					seen[j] = true
+					queue = append(queue, j)
+				}
+			}
+		}
+		comps = append(comps, b)
+	}
+	sort.SliceStable(comps, func(i, j int) bool { return comps[i].r0 < comps[j].r0 })
+	var merged []block
+	for _, b := range comps {
+		if n := len(merged); n > 0 && b.r0 <= merged[n-1].r1 {
+			m := &merged[n-1]
+			m.r0, m.r1 = min(m.r0, b.r0), max(m.r1, b.r1)
+			m.c0, m.c1 = min(m.c0, b.c0), max(m.c1, b.c1)
+			continue
+		}
+		merged = append(merged, b)
+	}
+	return merged, nil
+}
+
+// maxTableCells bounds the rendered size of one block; a sparse sheet whose blocks span a
+// huge area would otherwise produce gigabytes of <td/>.
+const maxTableCells = 50_000_000
+
+func emitSheet(ctx context.Context, sd *sheetData, name string, page int, emit engine.Emit) error {
+	if len(sd.rows) == 0 {
+		return nil
+	}
+	types := columnTypes(sd)
+	bs, err := blocks(ctx, sd)
+	if err != nil {
+		return err
+	}
+	meta := func(el *element.Element) {
+		el.Metadata.PageNumber = element.Int(page)
+		el.Metadata.PageName = name
+	}
+	text := func(s string) error {
+		var el element.Element
+		switch {
+		case classify.IsBulleted(s):
+			el = element.Element{Type: element.ListItem, Text: classify.CleanBullet(s)}
+		case classify.IsNumberedListItem(s):
+			el = element.Element{Type: element.ListItem, Text: s}
+		case classify.IsNarrative(s):
+			el = element.Element{Type: element.NarrativeText, Text: s}
+		case classify.IsTitle(s):
+			el = element.Element{Type: element.Title, Text: s}
+		default:
+			el = element.Element{Type: element.UncategorizedText, Text: s}
+		}
+		meta(&el)
+		return emit(el)
+	}
+	for _, b := range bs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if (b.r1-b.r0+1)*(b.c1-b.c0+1) > maxTableCells {
+			return &engine.Error{Kind: engine.KindUnprocessable,
+				Msg: fmt.Sprintf("xlsx: sheet %s: a cell block spans more than %d cells", name, maxTableCells)}
+		}
+		// Rows of the block, each limited to the block's columns. Every row in the range has
+		// a cell in the block (components are row-contiguous and merged groups overlap).
+		lo := sort.SearchInts(sd.rows, b.r0)
+		hi := sort.SearchInts(sd.rows, b.r1+1)
+		rows := make([][]cell, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			var in []cell
+			for _, c := range sd.cells[i] {
+				if c.col >= b.c0 && c.col <= b.c1 {
+					in = append(in, c)
+				}
+			}
+			rows = append(rows, in)
+		}
+		single := func(i int) bool { return len(rows[i]) == 1 }
+		lead := 0
+		for lead < len(rows) && single(lead) {
+			lead++
+		}
+		trail := len(rows)
+		if lead < len(rows) {
+			for trail > lead && single(trail-1) {
+				trail--
+			}
+		}
+		for i := 0; i < lead; i++ {
+			c := rows[i][0]
+			if err := text(scalarString(c.v, types[c.col])); err != nil {
+				return err
+			}
+		}
+		if lead < trail {
+			el := table(rows[lead:trail], b.c0, b.c1, types)
+			meta(&el)
+			if err := emit(el); err != nil {
+				return err
+			}
+		}
+		for i := trail; i < len(rows); i++ {
+			c := rows[i][0]
+			if err := text(scalarString(c.v, types[c.col])); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// table renders the core rows of a block as pandas' to_html would, compacted.
+func table(rows [][]cell, c0, c1 int, types []dtype) element.Element {
+	width := c1 - c0 + 1
+	grid := make([][]element.Cell, len(rows))
+	for i := range grid {
+		grid[i] = make([]element.Cell, width)
+	}
+	// Column by column, because pandas formats a float column's values together.
+	colVals := make([][]int, width) // per column: row indexes holding a value
+	for i, r := range rows {
+		for j := range r {
+			colVals[r[j].col-c0] = append(colVals[r[j].col-c0], i)
+		}
+	}
+	find := func(i, col int) value {
+		r := rows[i]
+		k := sort.Search(len(r), func(k int) bool { return r[k].col >= col })
+		return r[k].v
+	}
+	for j := range width {
+		col := c0 + j
+		dt := dtFloat
+		if col < len(types) {
+			dt = types[col]
+		}
+		switch dt {
+		case dtFloat:
+			fs := make([]float64, len(colVals[j]))
+			for k, i := range colVals[j] {
+				fs[k] = find(i, col).f
+			}
+			for k, s := range formatFloatColumn(fs) {
+				grid[colVals[j][k]][j].Text = s
+			}
+		case dtDate:
+			ts := make([]value, len(colVals[j]))
+			dateOnly := true
+			for k, i := range colVals[j] {
+				ts[k] = find(i, col)
+				t := ts[k].time()
+				if t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
+					dateOnly = false
+				}
+			}
+			for k, v := range ts {
+				if dateOnly {
+					grid[colVals[j][k]][j].Text = v.time().Format("2006-01-02")
+				} else {
+					grid[colVals[j][k]][j].Text = v.time().Format("2006-01-02 15:04:05")
+				}
+			}
+		default:
+			for _, i := range colVals[j] {
+				grid[i][j].Text = scalarString(find(i, col), dt)
+			}
+		}
+	}
+	for i := range grid {
+		for j := range grid[i] {
+			grid[i][j].Text = normalizeSpace(grid[i][j].Text)
+		}
+	}
+	el := element.Element{Type: element.Table, Text: element.TableText(grid)}
+	el.Metadata.TextAsHTML = element.TableHTML(grid)
+	return el
+}
+
+func normalizeSpace(s string) string {
+	start, n := -1, 0
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+			if n > 0 {
+				start = len(out)
+			}
+			continue
+		}
+		if start >= 0 && n > 0 {
+			out = append(out, ' ')
+		}
+		start = -1
+		out = append(out, c)
+		n++
+	}
+	return string(out)
+}
+
+// scalarString is str() of a frame value of a column with dtype dt.
+func scalarString(v value, dt dtype) string {
+	switch v.k {
+	case kStr:
+		return v.s
+	case kBool:
+		if v.f != 0 {
+			return "True"
+		}
+		return "False"
+	case kDate:
+		return v.time().Format("2006-01-02 15:04:05")
+	case kInt:
+		if dt == dtFloat {
+			return pyFloat(v.f)
+		}
+		return strconv.FormatFloat(v.f, 'f', 0, 64)
+	}
+	return pyFloat(v.f)
+}
