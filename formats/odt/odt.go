@@ -1,0 +1,529 @@
+// Package odt partitions OpenDocument text files (.odt). The reference converts ODT to DOCX
+// with pandoc and partitions the result; this package reads content.xml directly and builds
+// the document model the DOCX partitioner consumes, reproducing what pandoc's conversion
+// keeps: headings become "Heading N" paragraphs, list items numbered paragraphs with their
+// nesting level, other paragraphs plain body text (white space collapsed), bold and italic
+// spans emphasis, hyperlinks links, tables tables. Headers, footers, notes and frames are
+// dropped, as pandoc drops them.
+package odt
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/docx"
+	"github.com/quarrydocs/quarry/formats/docx/opc"
+)
+
+// MIME is the canonical ODT content type.
+const MIME = "application/vnd.oasis.opendocument.text"
+
+// Partitioner is the registered ODT partitioner.
+type Partitioner struct{}
+
+var _ engine.Partitioner = Partitioner{}
+
+func init() { engine.RegisterFormat(Partitioner{}, MIME) }
+
+// Partition implements engine.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return Partition(ctx, doc.Content, doc.Size, opts, emit)
+}
+
+func errInvalid(err error) error {
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid odt", Err: err}
+}
+
+// Partition partitions the ODT bytes in r.
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+	d, err := Load(ctx, r, size)
+	if err != nil {
+		return err
+	}
+	return docx.PartitionDocument(ctx, d, opts, emit)
+}
+
+// Load reads an ODT package into the DOCX document model.
+func Load(ctx context.Context, r io.ReaderAt, size int64) (*docx.Document, error) {
+	pkg, err := opc.Open(r, size)
+	if err != nil {
+		return nil, errInvalid(err)
+	}
+	if !pkg.Has("content.xml") {
+		return nil, errInvalid(fmt.Errorf("%w: content.xml", opc.ErrMissingPart))
+	}
+	st := styles{}
+	if pkg.Has("styles.xml") {
+		rc, err := pkg.OpenPart("styles.xml")
+		if err != nil {
+			return nil, wrapErr(err)
+		}
+		err = st.read(rc)
+		rc.Close()
+		if err != nil {
+			return nil, wrapErr(fmt.Errorf("styles.xml: %w", err))
+		}
+	}
+	rc, err := pkg.OpenPart("content.xml")
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	if err := st.read(strings.NewReader(string(data))); err != nil {
+		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
+	}
+	b := &builder{ctx: ctx, dec: xml.NewDecoder(strings.NewReader(string(data))), styles: st}
+	b.dec.Strict = false
+	body, err := b.document()
+	if err != nil {
+		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
+	}
+	names := map[string]string{}
+	for i := 1; i <= 9; i++ {
+		names["Heading"+strconv.Itoa(i)] = "Heading " + strconv.Itoa(i)
+	}
+	names["BodyText"] = "Body Text"
+	names["Compact"] = "Compact"
+	return &docx.Document{Body: body, Styles: names, DefaultStyle: "Normal"}, nil
+}
+
+func wrapErr(err error) error {
+	var ee *engine.Error
+	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "odt: " + err.Error(), Err: err}
+}
+
+// textStyle is the emphasis a named style gives, with its parent for inheritance.
+type textStyle struct {
+	bold, italic       *bool
+	parent             string
+	outlineLevelParent bool
+}
+
+type styles map[string]*textStyle
+
+// read collects style:style text properties from a styles or content part.
+func (s styles) read(r io.Reader) error {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	var cur *textStyle
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "style":
+				name, _ := opc.Attr(t, "name")
+				parent, _ := opc.Attr(t, "parent-style-name")
+				cur = &textStyle{parent: parent}
+				s[name] = cur
+			case "text-properties":
+				if cur == nil {
+					continue
+				}
+				if w, ok := opc.Attr(t, "font-weight"); ok {
+					b := w == "bold" || (len(w) == 3 && w >= "600")
+					cur.bold = &b
+				}
+				if st, ok := opc.Attr(t, "font-style"); ok {
+					i := st == "italic" || st == "oblique"
+					cur.italic = &i
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "style" {
+				cur = nil
+			}
+		}
+	}
+}
+
+// emphasis resolves a style's bold and italic through its parents.
+func (s styles) emphasis(name string) (bold, italic bool) {
+	var b, i *bool
+	for depth := 0; name != "" && depth < 32; depth++ {
+		st, ok := s[name]
+		if !ok {
+			break
+		}
+		if b == nil {
+			b = st.bold
+		}
+		if i == nil {
+			i = st.italic
+		}
+		name = st.parent
+	}
+	return b != nil && *b, i != nil && *i
+}
+
+type builder struct {
+	ctx    context.Context
+	dec    *xml.Decoder
+	styles styles
+	n      int
+}
+
+func (b *builder) token() (xml.Token, error) {
+	b.n++
+	if b.n&4095 == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := b.dec.Token()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return tok, err
+}
+
+func (b *builder) document() ([]docx.Block, error) {
+	for {
+		tok, err := b.dec.Token()
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "text" && se.Name.Space == nsOffice {
+			return b.blocks(0, -1)
+		}
+	}
+}
+
+const (
+	nsOffice = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+	nsText   = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+	nsTable  = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+)
+
+// blocks reads block content until the current element ends. listLevel is the nesting of
+// enclosing lists (-1 outside lists).
+func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	var out []docx.Block
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h"):
+				p, err := b.paragraph()
+				if err != nil {
+					return nil, err
+				}
+				if t.Name.Local == "h" {
+					lvl := 1
+					if v, ok := opc.Attr(t, "outline-level"); ok {
+						if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+							lvl = min(n, 9)
+						}
+					}
+					p.StyleID = "Heading" + strconv.Itoa(lvl)
+				} else {
+					p.StyleID = "BodyText"
+				}
+				out = append(out, docx.Block{P: p})
+			case t.Name.Space == nsText && t.Name.Local == "list":
+				items, err := b.list(depth+1, listLevel+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, items...)
+			case t.Name.Space == nsText && (t.Name.Local == "section" || t.Name.Local == "list-header"):
+				inner, err := b.blocks(depth+1, listLevel)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
+			case t.Name.Space == nsTable && t.Name.Local == "table":
+				tbl, err := b.table(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, docx.Block{T: tbl})
+			default:
+				if err := b.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+// list reads text:list; the first paragraph of each item is a numbered paragraph at the
+// list's level (pandoc's rendering), further content follows as it is.
+func (b *builder) list(depth, level int) ([]docx.Block, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	var out []docx.Block
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Space == nsText && (t.Name.Local == "list-item" || t.Name.Local == "list-header") {
+				inner, err := b.blocks(depth+1, level)
+				if err != nil {
+					return nil, err
+				}
+				first := true
+				for _, bl := range inner {
+					if first && bl.P != nil && bl.P.StyleID != "" && !bl.P.HasNumPr && !strings.HasPrefix(bl.P.StyleID, "Heading") {
+						bl.P.HasNumPr, bl.P.HasILvl, bl.P.ILvl = true, true, min(level, 8)
+						bl.P.StyleID = "Compact"
+					}
+					first = false
+					out = append(out, bl)
+				}
+				continue
+			}
+			if err := b.dec.Skip(); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+// inlineState accumulates a paragraph's runs.
+type inlineState struct {
+	items []docx.Inline
+}
+
+func (s *inlineState) add(text string, bold, italic bool, url string, link bool) {
+	if text == "" {
+		return
+	}
+	kind := docx.KindRun
+	if link {
+		kind = docx.KindHyperlink
+	}
+	if n := len(s.items); n > 0 {
+		last := &s.items[n-1]
+		if last.Kind == kind && last.Bold == bold && last.Italic == italic && last.URL == url && (kind == docx.KindRun || link) {
+			last.Text += text
+			return
+		}
+	}
+	s.items = append(s.items, docx.Inline{Kind: kind, Text: text, Bold: bold, Italic: italic, URL: url})
+}
+
+func (b *builder) paragraph() (*docx.Paragraph, error) {
+	// Only spans carry emphasis: pandoc does not turn paragraph-style formatting into
+	// inline bold or italic.
+	st := &inlineState{}
+	if err := b.inline(st, false, false, "", false, 0); err != nil {
+		return nil, err
+	}
+	collapse(st)
+	return &docx.Paragraph{Items: st.items}, nil
+}
+
+// inline reads mixed content until the current element ends.
+func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bool, depth int) error {
+	if depth > opc.MaxDepth {
+		return opc.ErrTooDeep
+	}
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			st.add(string(t), bold, italic, url, link)
+		case xml.StartElement:
+			if t.Name.Space != nsText {
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			switch t.Name.Local {
+			case "span":
+				name, _ := opc.Attr(t, "style-name")
+				sb, si := b.styles.emphasis(name)
+				if err := b.inline(st, bold || sb, italic || si, url, link, depth+1); err != nil {
+					return err
+				}
+			case "a":
+				href, _ := opc.Attr(t, "href")
+				if err := b.inline(st, bold, italic, href, true, depth+1); err != nil {
+					return err
+				}
+			case "s":
+				n := 1
+				if v, ok := opc.Attr(t, "c"); ok {
+					if c, err := strconv.Atoi(v); err == nil && c > 0 {
+						n = min(c, 1000)
+					}
+				}
+				st.add(strings.Repeat(" ", n), bold, italic, url, link)
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+			case "tab":
+				st.add(" ", bold, italic, url, link)
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+			case "line-break":
+				st.add("\n", bold, italic, url, link)
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+			case "note", "bookmark", "bookmark-start", "bookmark-end", "soft-page-break",
+				"reference-mark", "reference-mark-start", "reference-mark-end", "annotation", "annotation-end":
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+			default:
+				// Fields (dates, page numbers, references) and other wrappers: keep their text.
+				if err := b.inline(st, bold, italic, url, link, depth+1); err != nil {
+					return err
+				}
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// collapse applies pandoc's inline white-space model: runs of spaces become one space, and
+// white space at the start and end of the paragraph disappears; line breaks stay.
+func collapse(st *inlineState) {
+	prevSpace := true
+	for i := range st.items {
+		var b strings.Builder
+		for _, r := range st.items[i].Text {
+			if r == '\n' {
+				b.WriteRune(r)
+				prevSpace = true
+				continue
+			}
+			if r == ' ' || r == '\t' || r == '\r' {
+				if !prevSpace {
+					b.WriteByte(' ')
+				}
+				prevSpace = true
+				continue
+			}
+			b.WriteRune(r)
+			prevSpace = false
+		}
+		st.items[i].Text = b.String()
+	}
+	// Trim the trailing space.
+	for i := len(st.items) - 1; i >= 0; i-- {
+		t := strings.TrimRight(st.items[i].Text, " ")
+		st.items[i].Text = t
+		if t != "" {
+			break
+		}
+	}
+	out := st.items[:0]
+	for _, it := range st.items {
+		if it.Text != "" {
+			out = append(out, it)
+		}
+	}
+	st.items = out
+}
+
+func (b *builder) table(depth int) (*docx.Table, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	tbl := &docx.Table{}
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Space == nsTable && t.Name.Local == "table-row":
+				row, err := b.row(depth)
+				if err != nil {
+					return nil, err
+				}
+				tbl.Rows = append(tbl.Rows, row)
+			case t.Name.Space == nsTable && (t.Name.Local == "table-header-rows" || t.Name.Local == "table-rows" || t.Name.Local == "table-row-group"):
+				// descend: rows inside are read by this loop
+			default:
+				if err := b.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Space == nsTable && t.Name.Local == "table" {
+				return tbl, nil
+			}
+		}
+	}
+}
+
+func (b *builder) row(depth int) (docx.Row, error) {
+	var row docx.Row
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return row, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Space == nsTable && t.Name.Local == "table-cell" {
+				span := 1
+				if v, ok := opc.Attr(t, "number-columns-spanned"); ok {
+					if n, err := strconv.Atoi(v); err == nil && n > 1 {
+						span = min(n, 1000)
+					}
+				}
+				blocks, err := b.blocks(depth, -1)
+				if err != nil {
+					return row, err
+				}
+				row.Cells = append(row.Cells, docx.Cell{GridSpan: span, Blocks: blocks})
+				continue
+			}
+			if err := b.dec.Skip(); err != nil {
+				return row, err
+			}
+		case xml.EndElement:
+			return row, nil
+		}
+	}
+}
