@@ -168,6 +168,9 @@ type preChunk struct {
 	idx    []int
 	prefix string // overlap carried from the previous pre-chunk (text pre-chunks only)
 	table  bool
+	// hard marks a pre-chunk that starts on a boundary combining must respect (a new page
+	// when sections may not span pages).
+	hard bool
 }
 
 // textLen is the length of the pre-chunk's chunk text: prefix and non-empty normalised texts
@@ -218,6 +221,7 @@ type builder struct {
 	prefix  string
 	segs    int
 	textLen int
+	hard    bool
 }
 
 func (b *builder) fits(i int) bool {
@@ -250,7 +254,7 @@ func (b *builder) flush(out []preChunk) []preChunk {
 	if len(b.idx) == 0 {
 		return out
 	}
-	p := preChunk{idx: b.idx, prefix: b.prefix, table: isTable(b.c.in[b.idx[0]].Type)}
+	p := preChunk{idx: b.idx, prefix: b.prefix, table: isTable(b.c.in[b.idx[0]].Type), hard: b.hard}
 	tail := ""
 	if p.table {
 		// No overlap is carried into or out of a table.
@@ -261,6 +265,7 @@ func (b *builder) flush(out []preChunk) []preChunk {
 	}
 	out = append(out, p)
 	b.idx = nil
+	b.hard = false
 	b.prefix = tail
 	b.segs, b.textLen = 0, 0
 	if tail != "" {
@@ -273,24 +278,32 @@ func (b *builder) flush(out []preChunk) []preChunk {
 // is called once per element, in order.
 type predicate func(i int) bool
 
-func (c *chunker) boundaries(ctx context.Context) ([]predicate, error) {
+// boundarySet is a strategy's predicates; hard ones also stop by_title's combining.
+type boundarySet struct {
+	soft, hard []predicate
+}
+
+func (c *chunker) boundaries(ctx context.Context) (boundarySet, error) {
+	var bs boundarySet
 	switch c.opts.strategy {
 	case ByTitle:
-		preds := []predicate{func(i int) bool { return c.in[i].Type == element.Title }}
+		bs.soft = []predicate{func(i int) bool { return c.in[i].Type == element.Title }}
 		if !c.opts.multipage {
-			preds = append(preds, c.pageChange())
+			// The reference only breaks pre-chunks on pages; its size-based combining could
+			// then merge two pages' sections back together, which is exactly what
+			// multipage_sections=false asks to prevent.
+			bs.hard = []predicate{c.pageChange()}
 		}
-		return preds, nil
 	case ByPage:
-		return []predicate{c.pageChange()}, nil
+		bs.hard = []predicate{c.pageChange()}
 	case BySimilarity:
 		p, err := c.similarityBreaks(ctx)
 		if err != nil {
-			return nil, err
+			return bs, err
 		}
-		return []predicate{p}, nil
+		bs.soft = []predicate{p}
 	}
-	return nil, nil
+	return bs, nil
 }
 
 // pageChange fires on an element whose page number differs from the current page: the first
@@ -315,7 +328,7 @@ func (c *chunker) pageChange() predicate {
 	}
 }
 
-func (c *chunker) preChunks(ctx context.Context, preds []predicate) ([]preChunk, error) {
+func (c *chunker) preChunks(ctx context.Context, bs boundarySet) ([]preChunk, error) {
 	b := &builder{c: c}
 	var out []preChunk
 	for i := range c.in {
@@ -324,14 +337,22 @@ func (c *chunker) preChunks(ctx context.Context, preds []predicate) ([]preChunk,
 				return nil, fmt.Errorf("chunking: %w", err)
 			}
 		}
-		boundary := false
-		for _, p := range preds {
+		boundary, hard := false, false
+		for _, p := range bs.soft {
 			if p(i) {
 				boundary = true
 			}
 		}
+		for _, p := range bs.hard {
+			if p(i) {
+				boundary, hard = true, true
+			}
+		}
 		if boundary || !b.fits(i) {
 			out = b.flush(out)
+		}
+		if hard {
+			b.hard = true
 		}
 		b.add(i)
 	}
@@ -369,7 +390,7 @@ func (c *chunker) combine(pres []preChunk) []preChunk {
 				}
 				merged += addLen
 			}
-			if accLen < c.opts.combine && merged <= c.opts.hard {
+			if !p.hard && accLen < c.opts.combine && merged <= c.opts.hard {
 				acc.idx = append(acc.idx, p.idx...)
 				accLen = merged
 				continue
