@@ -170,6 +170,9 @@ func (p *parser) pPr(para *Paragraph, depth int) error {
 			switch t.Name.Local {
 			case "pStyle":
 				para.StyleID, _ = opc.Attr(t, "val")
+				if err := p.dec.Skip(); err != nil {
+					return err
+				}
 			case "numPr":
 				if err := p.numPr(para); err != nil {
 					return err

@@ -1,0 +1,255 @@
+package docx
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+const wNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+
+func buildZip(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, body)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+const testStyles = `<w:styles ` + wNS + `>
+<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>
+<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>
+<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>
+<w:style w:type="paragraph" w:styleId="Quote"><w:name w:val="Quote"/></w:style>
+</w:styles>`
+
+func docxOf(t testing.TB, body string, extra map[string]string) []byte {
+	files := map[string]string{
+		"word/document.xml": `<?xml version="1.0"?><w:document ` + wNS + `><w:body>` + body + `</w:body></w:document>`,
+		"word/styles.xml":   testStyles,
+		"word/_rels/document.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+<Relationship Id="rLink" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/" TargetMode="External"/>
+<Relationship Id="rHdr" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>
+<Relationship Id="rHdrFirst" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header2.xml"/>
+</Relationships>`,
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return buildZip(t, files)
+}
+
+func run(t testing.TB, data []byte, opts engine.Options) ([]element.Element, error) {
+	var out []element.Element
+	err := Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+func p(inner string) string { return `<w:p>` + inner + `</w:p>` }
+func r(text string) string  { return `<w:r><w:t xml:space="preserve">` + text + `</w:t></w:r>` }
+
+func TestParagraphTypes(t *testing.T) {
+	body := p(`<w:pPr><w:pStyle w:val="Heading2"/></w:pPr>`+r("Background")) +
+		p(`<w:pPr><w:pStyle w:val="Title"/></w:pPr>`+r("The Title")) +
+		p(`<w:pPr><w:numPr><w:ilvl w:val="2"/><w:numId w:val="3"/></w:numPr></w:pPr>`+r("third level item")) +
+		p(r("• bulleted text here")) +
+		p(`<w:pPr><w:pStyle w:val="Quote"/></w:pPr>`+r("To be or not to be, that is the question.")) +
+		p(r("   ")) +
+		p(r("jane@example.com")) +
+		p(r("The standing trustee has a fiduciary responsibility to the bankruptcy estate.")) +
+		p(r("X")) +
+		`<w:sectPr/>`
+	got, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		typ   element.Type
+		text  string
+		depth int
+	}{
+		{element.Title, "Background", 1},
+		{element.Title, "The Title", 0},
+		{element.ListItem, "third level item", 2},
+		{element.ListItem, "bulleted text here", 0},
+		{element.UncategorizedText, "To be or not to be, that is the question.", 0},
+		{element.EmailAddress, "jane@example.com", 0},
+		{element.NarrativeText, "The standing trustee has a fiduciary responsibility to the bankruptcy estate.", 0},
+		{element.UncategorizedText, "X", 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d elements, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Type != w.typ || g.Text != w.text || g.Metadata.CategoryDepth == nil || *g.Metadata.CategoryDepth != w.depth {
+			t.Errorf("#%d: got %s %q depth %v, want %s %q %d", i, g.Type, g.Text, g.Metadata.CategoryDepth, w.typ, w.text, w.depth)
+		}
+		if g.Metadata.PageNumber != nil {
+			t.Errorf("#%d: page number without rendered page breaks", i)
+		}
+	}
+}
+
+func TestEmphasisAndLinks(t *testing.T) {
+	body := p(`<w:r><w:rPr><w:b/></w:rPr><w:t>Bold</w:t></w:r>`+r(" and ")+
+		`<w:r><w:rPr><w:i/><w:b w:val="0"/></w:rPr><w:t>italic</w:t></w:r>`+r(" see ")+
+		`<w:hyperlink r:id="rLink"><w:r><w:t>the site</w:t></w:r></w:hyperlink>`+
+		`<w:hyperlink w:anchor="_Toc1"><w:r><w:t> jump</w:t></w:r></w:hyperlink>`) + `<w:sectPr/>`
+	got, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %+v", err, got)
+	}
+	m := got[0].Metadata
+	if got[0].Text != "Bold and italic see the site jump" {
+		t.Errorf("text %q", got[0].Text)
+	}
+	if strings.Join(m.EmphasizedTextContents, "|") != "Bold|italic" || strings.Join(m.EmphasizedTextTags, "|") != "b|i" {
+		t.Errorf("emphasis %v %v", m.EmphasizedTextContents, m.EmphasizedTextTags)
+	}
+	if len(m.Links) != 1 || m.Links[0].URL != "https://example.com/" || m.Links[0].Text != "the site" || m.Links[0].StartIndex != 20 {
+		t.Errorf("links %+v", m.Links)
+	}
+	if len(m.LinkURLs) != 1 || m.LinkTexts[0] != "the site" {
+		t.Errorf("link lists %v %v", m.LinkTexts, m.LinkURLs)
+	}
+}
+
+func TestMergedTable(t *testing.T) {
+	tc := func(props, text string) string {
+		return `<w:tc><w:tcPr>` + props + `</w:tcPr>` + p(r(text)) + `</w:tc>`
+	}
+	body := `<w:tbl>` +
+		`<w:tr>` + tc(`<w:vMerge w:val="restart"/>`, "a") + tc(`<w:gridSpan w:val="2"/>`, "b") + `</w:tr>` +
+		`<w:tr>` + tc(`<w:vMerge/>`, "") + tc("", "c &amp; <x>") + tc(`<w:vMerge w:val="restart"/>`, "d") + `</w:tr>` +
+		`<w:tr>` + tc(`<w:gridSpan w:val="2"/>`, "e") + tc(`<w:vMerge/>`, "") + `</w:tr>` +
+		`</w:tbl>` + `<w:sectPr/>`
+	body = strings.ReplaceAll(body, "<x>", "&lt;x&gt;")
+	got, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %+v", err, got)
+	}
+	if got[0].Type != element.Table || got[0].Text != "a b c & <x> d e" {
+		t.Errorf("table text %q", got[0].Text)
+	}
+	want := `<table><tr><td>a</td><td>b</td><td>b</td></tr><tr><td>a</td><td>c &amp; &lt;x&gt;</td><td>d</td></tr><tr><td>e</td><td>e</td><td>d</td></tr></table>`
+	if got[0].Metadata.TextAsHTML != want {
+		t.Errorf("html\n got %s\nwant %s", got[0].Metadata.TextAsHTML, want)
+	}
+}
+
+func TestSectionsHeadersPageBreaks(t *testing.T) {
+	hdr := func(text string) string {
+		return `<w:hdr ` + wNS + `>` + p(r(text)) + `</w:hdr>`
+	}
+	body := p(r("first page text that is long enough to be read.")) +
+		p(`<w:r><w:t>end of page one</w:t><w:lastRenderedPageBreak/><w:t>PART II</w:t></w:r>`) +
+		`<w:sectPr><w:headerReference w:type="default" r:id="rHdr"/><w:headerReference w:type="first" r:id="rHdrFirst"/><w:titlePg/></w:sectPr>`
+	opts := engine.DefaultOptions()
+	opts.IncludePageBreaks = true
+	got, err := run(t, docxOf(t, body, map[string]string{"word/header1.xml": hdr("Running head"), "word/header2.xml": hdr("Cover head")}), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type exp struct {
+		typ  element.Type
+		text string
+		page int // 0: none
+		hft  string
+	}
+	want := []exp{
+		{element.Header, "Running head", 0, "primary"},
+		{element.Header, "Cover head", 0, "first_page"},
+		{element.NarrativeText, "first page text that is long enough to be read.", 1, ""},
+		{element.UncategorizedText, "end of page one", 1, ""},
+		{element.PageBreak, "", 0, ""},
+		{element.UncategorizedText, "PART II", 2, ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d elements: %+v", len(got), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		page := 0
+		if g.Metadata.PageNumber != nil {
+			page = *g.Metadata.PageNumber
+		}
+		if g.Type != w.typ || g.Text != w.text || page != w.page || g.Metadata.HeaderFooterType != w.hft {
+			t.Errorf("#%d: got %s %q page %d %q, want %+v", i, g.Type, g.Text, page, g.Metadata.HeaderFooterType, w)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	valid := docxOf(t, p(r("hello world"))+`<w:sectPr/>`, nil)
+	deep := strings.Repeat(`<w:tbl><w:tr><w:tc>`, 5000) + p(r("x")) + strings.Repeat(`</w:tc></w:tr></w:tbl>`, 5000)
+
+	// A part whose directory entry declares a huge size: refused before inflating anything.
+	var bomb bytes.Buffer
+	zw := zip.NewWriter(&bomb)
+	w, _ := zw.CreateRaw(&zip.FileHeader{Name: "word/document.xml", Method: zip.Store,
+		CompressedSize64: 5, UncompressedSize64: 1 << 40})
+	w.Write([]byte("<w:d>"))
+	zw.Close()
+
+	cases := []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"not a zip", []byte("plain text pretending to be a docx"), "File is not a valid docx"},
+		{"empty", nil, "File is not a valid docx"},
+		{"truncated", valid[:len(valid)/2], "File is not a valid docx"},
+		{"missing document part", buildZip(t, map[string]string{"word/styles.xml": testStyles}), "File is not a valid docx"},
+		{"zip bomb", bomb.Bytes(), "exceeds"},
+		{"deep nesting", docxOf(t, deep, nil), "too deep"},
+		{"malformed xml", buildZip(t, map[string]string{"word/document.xml": `<w:document ` + wNS + `><w:body><w:p><w:r><w:t>x</w:r>`}), "docx:"},
+		{"encrypted (CFB container)", append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, make([]byte, 512)...), "File is not a valid docx"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := run(t, c.data, engine.DefaultOptions())
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable {
+				t.Fatalf("got %v (%T), want an unprocessable engine error", err, err)
+			}
+			if !strings.Contains(ee.Msg, c.msg) {
+				t.Errorf("message %q does not contain %q", ee.Msg, c.msg)
+			}
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	var body strings.Builder
+	for range 5000 {
+		body.WriteString(p(r("Some paragraph text that goes on.")))
+	}
+	data := docxOf(t, body.String()+`<w:sectPr/>`, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opts := engine.DefaultOptions()
+	err := Partition(ctx, bytes.NewReader(data), int64(len(data)), &opts, func(element.Element) error { return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
