@@ -148,22 +148,31 @@ func isVoid(a atom.Atom) bool {
 	return false
 }
 
-// findBody returns the <body> element, searching breadth-first without recursion.
+// findBody returns the element whose content is the document, as the reference chooses it:
+// the first <main> in document order, else <body>. The walk is iterative (no recursion).
 func findBody(root *nethtml.Node) *nethtml.Node {
-	queue := []*nethtml.Node{root}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if n.Type == nethtml.ElementNode && n.DataAtom == atom.Body {
-			return n
+	var body *nethtml.Node
+	stack := []*nethtml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == nethtml.ElementNode && n.Namespace == "" {
+			switch n.DataAtom {
+			case atom.Main:
+				return n
+			case atom.Body:
+				if body == nil {
+					body = n
+				}
+			}
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
+		for c := n.LastChild; c != nil; c = c.PrevSibling {
 			if c.Type == nethtml.ElementNode || c.Type == nethtml.DocumentNode {
-				queue = append(queue, c)
+				stack = append(stack, c)
 			}
 		}
 	}
-	return nil
+	return body
 }
 
 // ExpandSelfClosing rewrites XHTML self-closing tags of non-void elements (<a id="x"/>,

@@ -78,7 +78,7 @@ func TestBlocks(t *testing.T) {
 			[]short{{element.UncategorizedText, "My first paragraph.", -1}, {element.NarrativeText, "The dog jumped over the fence and ran away.", -1}}},
 		{"whitespace", "<p>  a\n  b\t\u00a0c </p>", []short{{element.UncategorizedText, "a b c", -1}}},
 		{"nested lists", "<ul><li>one</li><li>two<ol><li>• inner</li></ol>tail text</li></ul>",
-			[]short{{element.ListItem, "one", 1}, {element.ListItem, "two", 1}, {element.ListItem, "inner", 2}, {element.UncategorizedText, "tail text", -1}}},
+			[]short{{element.ListItem, "one", 1}, {element.ListItem, "two", 1}, {element.ListItem, "• inner", 2}, {element.UncategorizedText, "tail text", -1}}},
 		{"bullet paragraph", "<div>• bulleted text</div><p>•</p>", []short{{element.ListItem, "bulleted text", 0}}},
 		{"div runs", "<div>before<p>inside para</p>after it</div>",
 			[]short{{element.UncategorizedText, "before", -1}, {element.UncategorizedText, "inside para", -1}, {element.UncategorizedText, "after it", -1}}},
@@ -87,6 +87,10 @@ func TestBlocks(t *testing.T) {
 		{"br", "<p>line one<br>line two</p>", []short{{element.UncategorizedText, "line one line two", -1}}},
 		{"pre", "<pre>\n  code\n    indented\n</pre>", []short{{element.CodeSnippet, "  code\n    indented", -1}}},
 		{"email", "<p>someone@example.com</p>", []short{{element.EmailAddress, "someone@example.com", -1}}},
+		{"main first", "<body><p>outside text</p><main><p>inside main</p></main></body>", []short{{element.UncategorizedText, "inside main", -1}}},
+		{"pre with code", "<pre><code>\nline one\n  line two\n</code></pre>", []short{{element.CodeSnippet, "line one\n  line two", -1}}},
+		{"unknown tags keep text", "<p><font>Apple</font> <x-widget>Pie</x-widget></p><svg><text>label</text></svg>", []short{{element.UncategorizedText, "Apple Pie", -1}}},
+		{"bullet in nested list", "<ul><li><p>• para in item</p></li></ul>", []short{{element.ListItem, "para in item", 0}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,10 +111,10 @@ func TestAnnotations(t *testing.T) {
 	if want := "Plain bold both it the link and no href."; got[0].Text != want {
 		t.Errorf("text %q, want %q", got[0].Text, want)
 	}
-	if want := []string{"bold", "both", "it"}; !reflect.DeepEqual(m.EmphasizedTextContents, want) {
+	if want := []string{"bold", "both", "it", "link"}; !reflect.DeepEqual(m.EmphasizedTextContents, want) {
 		t.Errorf("emphasis contents %q, want %q", m.EmphasizedTextContents, want)
 	}
-	if want := []string{"b", "bi", "i"}; !reflect.DeepEqual(m.EmphasizedTextTags, want) {
+	if want := []string{"b", "bi", "i", "b"}; !reflect.DeepEqual(m.EmphasizedTextTags, want) {
 		t.Errorf("emphasis tags %q, want %q", m.EmphasizedTextTags, want)
 	}
 	if !reflect.DeepEqual(m.LinkTexts, []string{"the link"}) || !reflect.DeepEqual(m.LinkURLs, []string{"https://x.test/"}) {
@@ -121,8 +125,8 @@ func TestAnnotations(t *testing.T) {
 func TestTableAndImages(t *testing.T) {
 	got := partitionString(t, `<div data-page-number="3"><table><thead><tr><th>H "1"</th><th></th></tr></thead>
 <tbody><tr><td>a &amp; b</td><td><table><tr><td>nested</td><td>cell</td></tr></table></td></tr></tbody></table>
-<img src="pic.png" alt=" A picture "><img src="data:image/png;base64,iVBORw0KGgo=" alt=""><img alt="no source"></div>`, nil)
-	if len(got) != 3 {
+<img src="pic.png" data-src="lazy.png" alt=" A picture "><img src="data:image/png;base64,iVBORw0KGgo=" alt=""><img alt="no source"><img src="data:text/plain;base64,eA=="></div>`, nil)
+	if len(got) != 4 {
 		t.Fatalf("got %d elements: %+v", len(got), got)
 	}
 	tb := got[0]
@@ -137,11 +141,14 @@ func TestTableAndImages(t *testing.T) {
 			t.Errorf("%s: page %v, want 3", e.Type, e.Metadata.PageNumber)
 		}
 	}
-	if got[1].Type != element.Image || got[1].Text != "A picture" || got[1].Metadata.ImageURL != "pic.png" {
+	if got[1].Type != element.Image || got[1].Text != "A picture" || got[1].Metadata.ImageURL != "lazy.png" {
 		t.Errorf("image 1: %+v", got[1])
 	}
 	if got[2].Metadata.ImageMIMEType != "image/png" || got[2].Metadata.ImageBase64 != "iVBORw0KGgo=" || got[2].Metadata.ImageURL != "" {
 		t.Errorf("image 2: %+v", got[2].Metadata)
+	}
+	if got[3].Metadata.ImageURL != "data:text/plain;base64,eA==" || got[3].Metadata.ImageBase64 != "" {
+		t.Errorf("image 3: %+v", got[3].Metadata)
 	}
 }
 

@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,7 +15,7 @@ import (
 	"github.com/quarrydocs/quarry/engine"
 )
 
-// kind is the role an element plays in the reference's parser.
+// kind is the role an element plays in the reference's parser (its element-class map).
 type kind uint8
 
 const (
@@ -36,11 +37,13 @@ const (
 )
 
 func kindOf(n *nethtml.Node) kind {
+	if n.Namespace != "" {
+		// SVG and MathML: drawing labels and formula markup, not document text.
+		return kStripped
+	}
 	switch n.DataAtom {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Center, atom.Div,
-		atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Section, atom.P, atom.Html,
-		atom.Fieldset, atom.Figcaption, atom.Dialog, atom.Caption, atom.Tr, atom.Td, atom.Th,
-		atom.Tbody, atom.Thead, atom.Tfoot:
+		atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Section, atom.P:
 		return kFlow
 	case atom.Ol, atom.Ul:
 		return kList
@@ -55,12 +58,11 @@ func kindOf(n *nethtml.Node) kind {
 	case atom.Img:
 		return kImage
 	case atom.Nav, atom.Form, atom.Details, atom.Summary, atom.Figure, atom.Hr, atom.Dl, atom.Dt,
-		atom.Dd, atom.Template:
+		atom.Dd, atom.Template, atom.Input:
 		return kRemovedBlock
-	case atom.Input, atom.Button, atom.Label:
+	case atom.Button, atom.Label:
 		return kRemovedPhrasing
-	case atom.Del, atom.Link, atom.Meta, atom.Noscript, atom.Script, atom.Style, atom.Head,
-		atom.Title, atom.Iframe, atom.Noframes, atom.Noembed:
+	case atom.Del, atom.Link, atom.Meta, atom.Noscript, atom.Script, atom.Style:
 		return kStripped
 	case atom.Br:
 		return kBreak
@@ -70,7 +72,15 @@ func kindOf(n *nethtml.Node) kind {
 		return kBold
 	case atom.I, atom.Em:
 		return kItalic
+	case atom.Abbr, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code, atom.Data, atom.Dfn,
+		atom.Kbd, atom.Mark, atom.Meter, atom.Q, atom.S, atom.Samp, atom.Small, atom.Span,
+		atom.Strike, atom.Sub, atom.Sup, atom.Time, atom.Tt, atom.U, atom.Var, atom.Wbr:
+		return kPhrasing
 	}
+	// Deliberate difference: the reference drops the content of every tag missing from its map
+	// (<font>, <ix:nonNumeric>, custom elements, …) and keeps only the text after it. Quarry
+	// treats such tags as transparent inline content (or as a container when they hold blocks),
+	// so that text is not lost.
 	return kPhrasing
 }
 
@@ -211,7 +221,7 @@ func (w *walker) run(body *nethtml.Node) error {
 		}
 		k := w.effectiveKind(c)
 		if !isBlock(k) {
-			if err := w.inline(c, k, &f.acc, ""); err != nil {
+			if err := w.inline(c, &f.acc, ""); err != nil {
 				return err
 			}
 			continue
@@ -226,8 +236,6 @@ func (w *walker) run(body *nethtml.Node) error {
 		switch k {
 		case kTable:
 			err = w.table(c, page)
-		case kPre:
-			err = w.pre(c, page)
 		case kImage:
 			err = w.image(c, page)
 		case kRemovedBlock:
@@ -266,7 +274,7 @@ func pageOf(n *nethtml.Node, inherited *int) *int {
 
 // inline adds the text of an inline element and its descendants to acc, with the emphasis of
 // its b/i ancestors inside the run.
-func (w *walker) inline(n *nethtml.Node, k kind, acc *accumulator, emphasis string) error {
+func (w *walker) inline(n *nethtml.Node, acc *accumulator, emphasis string) error {
 	type item struct {
 		n        *nethtml.Node
 		emphasis string
@@ -294,7 +302,9 @@ func (w *walker) inline(n *nethtml.Node, k kind, acc *accumulator, emphasis stri
 			acc.raw.WriteByte('\n')
 			continue
 		case kAnchor:
-			w.anchor(it.n, acc, em)
+			if err := w.anchor(it.n, acc, em); err != nil {
+				return err
+			}
 			continue
 		case kBold:
 			em = addEmphasis(em, 'b')
@@ -309,20 +319,26 @@ func (w *walker) inline(n *nethtml.Node, k kind, acc *accumulator, emphasis stri
 	return nil
 }
 
-// anchor records a link: its text is all the text inside it, as one piece.
-func (w *walker) anchor(n *nethtml.Node, acc *accumulator, emphasis string) {
-	var b strings.Builder
-	textContent(n, &b, true)
-	raw := b.String()
-	acc.text(raw, emphasis)
-	href, ok := attr(n, "href")
-	if !ok || href == "" {
-		return
+// anchor adds a link's content like any inline content (emphasis inside it is recorded) and
+// records the link: its whole text, normalised, with its href.
+func (w *walker) anchor(n *nethtml.Node, acc *accumulator, emphasis string) error {
+	var inner accumulator
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if err := w.inline(c, &inner, emphasis); err != nil {
+			return err
+		}
 	}
-	if t := normalizeSpace(raw); t != "" {
-		acc.linkTexts = append(acc.linkTexts, t)
-		acc.linkURLs = append(acc.linkURLs, href)
+	raw := inner.raw.String()
+	acc.raw.WriteString(raw)
+	if href, _ := attr(n, "href"); href != "" {
+		if t := normalizeSpace(raw); t != "" {
+			acc.linkTexts = append(acc.linkTexts, t)
+			acc.linkURLs = append(acc.linkURLs, href)
+		}
 	}
+	acc.emContent = append(acc.emContent, inner.emContent...)
+	acc.emTags = append(acc.emTags, inner.emTags...)
+	return nil
 }
 
 // addEmphasis combines emphasis letters sorted and without repeats ("b" + "i" → "bi").
@@ -342,6 +358,9 @@ func addEmphasis(em string, c byte) string {
 // flush turns the frame's current inline run into an element.
 func (w *walker) flush(f *frame) error {
 	defer f.acc.reset()
+	if f.k == kPre {
+		return w.flushPre(f)
+	}
 	text := normalizeSpace(f.acc.raw.String())
 	if text == "" {
 		return nil
@@ -353,13 +372,16 @@ func (w *walker) flush(f *frame) error {
 		typ = element.Title
 		depth = element.Int(int(f.n.Data[1] - '1'))
 	case f.run == 0 && f.k == kListItem:
+		// The list item's own text keeps any bullet character, as the reference's does.
 		typ = element.ListItem
-		text = classify.CleanBullet(text)
 		depth = element.Int(f.listDepth)
 	case classify.IsBulleted(text):
 		typ = element.ListItem
 		text = classify.CleanBullet(strings.TrimSpace(text))
-		depth = element.Int(f.listDepth)
+		depth = element.Int(0)
+		if f.k == kListItem {
+			depth = element.Int(f.listDepth)
+		}
 	default:
 		if utf8.RuneCountInString(text) < 2 {
 			return nil
@@ -369,6 +391,23 @@ func (w *walker) flush(f *frame) error {
 	if text == "" {
 		return nil
 	}
+	return w.emit(w.newElement(typ, text, depth, f))
+}
+
+// flushPre emits a CodeSnippet with the text as written, minus one leading and one trailing
+// newline (as a browser shows it; the parser has already dropped a newline directly after the
+// <pre> tag, this drops one that follows, say, a leading <code>).
+func (w *walker) flushPre(f *frame) error {
+	text := f.acc.raw.String()
+	text = strings.TrimPrefix(text, "\n")
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return w.emit(w.newElement(element.CodeSnippet, text, nil, f))
+}
+
+func (w *walker) newElement(typ element.Type, text string, depth *int, f *frame) element.Element {
 	e := element.Element{Type: typ, Text: text}
 	e.Metadata.PageNumber = f.page
 	e.Metadata.CategoryDepth = depth
@@ -376,85 +415,34 @@ func (w *walker) flush(f *frame) error {
 	e.Metadata.EmphasizedTextTags = f.acc.emTags
 	e.Metadata.LinkTexts = f.acc.linkTexts
 	e.Metadata.LinkURLs = f.acc.linkURLs
-	return w.emit(e)
+	return e
 }
 
-// pre emits a CodeSnippet with the element's text as written, minus one leading and one
-// trailing newline (as a browser shows it; the parser has already dropped a newline that
-// directly follows the <pre> tag, this drops one that follows, say, a leading <code>).
-func (w *walker) pre(n *nethtml.Node, page *int) error {
-	var b strings.Builder
-	textContent(n, &b, false)
-	text := strings.TrimSuffix(strings.TrimPrefix(b.String(), "\n"), "\n")
-	if text == "" {
-		return nil
-	}
-	return w.emit(element.Element{Type: element.CodeSnippet, Text: text,
-		Metadata: element.Metadata{PageNumber: page}})
-}
-
-// image emits an Image for an <img> with a source: its alt text, and the URL or the inline
-// data of a data: URL.
+// image emits an Image for an <img> with a source (data-src before src): its alt text, and
+// the URL, or the MIME type and payload of a base64 data: URL of an image type.
 func (w *walker) image(n *nethtml.Node, page *int) error {
-	src, _ := attr(n, "src")
-	src = strings.TrimSpace(src)
+	src, _ := attr(n, "data-src")
+	src = pyStrip(src)
 	if src == "" {
-		s, _ := attr(n, "data-src")
-		src = strings.TrimSpace(s)
+		s, _ := attr(n, "src")
+		src = pyStrip(s)
 	}
 	if src == "" {
 		return nil
 	}
 	alt, _ := attr(n, "alt")
-	e := element.Element{Type: element.Image, Text: strings.TrimSpace(alt)}
+	e := element.Element{Type: element.Image, Text: pyStrip(alt)}
 	e.Metadata.PageNumber = page
-	if rest, ok := strings.CutPrefix(src, "data:"); ok {
-		meta, payload, found := strings.Cut(rest, ",")
-		if !found {
-			return nil
-		}
-		mime, isB64 := strings.CutSuffix(meta, ";base64")
-		if !isB64 {
-			return nil
-		}
-		e.Metadata.ImageMIMEType = mime
-		e.Metadata.ImageBase64 = strings.TrimSpace(payload)
-	} else {
-		e.Metadata.ImageURL = src
+	e.Metadata.ImageURL = src
+	if m := dataImageURL.FindStringSubmatch(src); m != nil && m[2] != "" {
+		e.Metadata.ImageMIMEType = m[1]
+		e.Metadata.ImageBase64 = m[2]
+		e.Metadata.ImageURL = ""
 	}
 	return w.emit(e)
 }
 
-// textContent appends the text of every text node under n (skipping removed content) in
-// document order, without recursion.
-func textContent(n *nethtml.Node, b *strings.Builder, skipRemoved bool) {
-	stack := []*nethtml.Node{n}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch c.Type {
-		case nethtml.TextNode:
-			b.WriteString(c.Data)
-			continue
-		case nethtml.ElementNode:
-			if c != n {
-				switch kindOf(c) {
-				case kStripped:
-					continue
-				case kRemovedBlock, kRemovedPhrasing:
-					if skipRemoved {
-						continue
-					}
-				}
-			}
-		default:
-			continue
-		}
-		for k := c.LastChild; k != nil; k = k.PrevSibling {
-			stack = append(stack, k)
-		}
-	}
-}
+var dataImageURL = regexp.MustCompile(`^data:(image/[^;]+);base64,(.*)`)
 
 func attr(n *nethtml.Node, key string) (string, bool) {
 	for _, a := range n.Attr {
