@@ -125,6 +125,9 @@ func (p *slideParser) shapes(depth int) ([]*Shape, error) {
 // shape reads one shape element; the walk goes down through its descendants looking for the
 // few elements that matter, tracking which one it is inside.
 func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
 	s := &Shape{kind: kind}
 	if kind == kindGroup {
 		// A group: its own properties, then child shapes.
