@@ -98,7 +98,13 @@ type interp struct {
 	// marked content stack: index into actual for spans with ActualText, else -1.
 	marked []int
 	errs   []error
+	// forms counts Form XObject invocations; formStack holds those being drawn.
+	forms     int
+	formStack []int
 }
+
+// maxFormsPerPage bounds Form XObject invocations per page.
+const maxFormsPerPage = 10000
 
 // maxFormDepth bounds Form XObject recursion (and cycles through shared resources).
 const maxFormDepth = 12
@@ -361,9 +367,21 @@ func (in *interp) doXObject(res types.Dict, name string, ctm matrix, formDepth i
 	default:
 		return
 	}
-	if formDepth >= maxFormDepth {
+	if formDepth >= maxFormDepth || in.forms >= maxFormsPerPage {
 		return
 	}
+	// A form drawing itself (directly or through others) is a cycle, not nesting: skip it, or a
+	// stream with k self-invocations would cost k^depth.
+	if ir, ok := ref.(types.IndirectRef); ok {
+		for _, n := range in.formStack {
+			if n == ir.ObjectNumber.Value() {
+				return
+			}
+		}
+		in.formStack = append(in.formStack, ir.ObjectNumber.Value())
+		defer func() { in.formStack = in.formStack[:len(in.formStack)-1] }()
+	}
+	in.forms++
 	data, _, err := in.doc.streamData(ref)
 	if err != nil && len(data) == 0 {
 		in.errs = append(in.errs, err)
