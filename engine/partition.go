@@ -48,7 +48,7 @@ func Partition(ctx context.Context, doc *Document, opts Options) ([]element.Elem
 // langBatchBytes is how much element text is held back for document-level language detection.
 // Documents with less text get exactly the reference's whole-document decision; larger ones are
 // decided batch by batch so memory stays bounded.
-const langBatchBytes = 16 << 20
+const langBatchBytes = 4 << 20
 
 // PartitionStream partitions doc and passes post-processed elements to emit in document order.
 // Without chunking, elements are streamed in batches, so memory stays bounded for large inputs.

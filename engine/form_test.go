@@ -1,0 +1,73 @@
+package engine_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+func TestOptionsFromForm(t *testing.T) {
+	o, err := engine.OptionsFromForm(map[string][]string{
+		"strategy":               {`"hi_res"`},
+		"coordinates":            {"1"},   // lenient: only "true" is true
+		"include_page_breaks":    {"YES"}, // strict: yes is true
+		"languages[]":            {"eng", "kor"},
+		"ocr_languages":          {"eng+deu"},
+		"skip_infer_table_types": {`["pdf","jpg"]`},
+		"starting_page_number":   {"3"},
+		"encoding":               {""}, // empty = not given
+		"chunking_strategy":      {"BY_TITLE"},
+		"max_characters":         {"1000"},
+		"unknown_field":          {"ignored"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Strategy != "hi_res" || o.Coordinates || !o.IncludePageBreaks || o.StartingPageNumber != 3 || o.Encoding != "" {
+		t.Errorf("scalars parsed wrong: %+v", o)
+	}
+	if !reflect.DeepEqual(o.Languages, []string{"eng", "kor"}) || !reflect.DeepEqual(o.OCRLanguages, []string{"eng", "deu"}) ||
+		!reflect.DeepEqual(o.SkipInferTableTypes, []string{"pdf", "jpg"}) {
+		t.Errorf("lists parsed wrong: %q %q %q", o.Languages, o.OCRLanguages, o.SkipInferTableTypes)
+	}
+	if o.Chunking.Strategy != "by_title" || *o.Chunking.MaxCharacters != 1000 || !o.Chunking.MultipageSections {
+		t.Errorf("chunking parsed wrong: %+v", o.Chunking)
+	}
+	// Defaults of the OSS server.
+	d, _ := engine.OptionsFromForm(nil)
+	if d.Strategy != "auto" || !d.PDFInferTableStructure || !d.IncludeSlideNotes || d.StartingPageNumber != 1 {
+		t.Errorf("defaults wrong: %+v", d)
+	}
+	// A comma is not a list separator in form values.
+	c, _ := engine.OptionsFromForm(map[string][]string{"languages": {"eng,kor"}})
+	if !reflect.DeepEqual(c.Languages, []string{"eng,kor"}) {
+		t.Errorf("comma split: %q", c.Languages)
+	}
+}
+
+func TestOptionsFromFormErrors(t *testing.T) {
+	_, err := engine.OptionsFromForm(map[string][]string{
+		"strategy":            {"HI_RES"},
+		"include_page_breaks": {"maybe"},
+		"max_characters":      {"ten"},
+		"output_format":       {"text/xml"},
+	})
+	var ve *engine.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want *ValidationError, got %v", err)
+	}
+	got := map[string]string{}
+	for _, fe := range ve.Errors {
+		got[fe.Loc[1]] = fe.Type
+		if fe.Loc[0] != "body" {
+			t.Errorf("loc %v", fe.Loc)
+		}
+	}
+	want := map[string]string{"strategy": "literal_error", "include_page_breaks": "bool_parsing",
+		"max_characters": "int_parsing", "output_format": "literal_error"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors %v, want %v", got, want)
+	}
+}
