@@ -1,0 +1,198 @@
+// Package email partitions e-mail messages the way the reference's partition_email and
+// partition_msg do: the body part is chosen HTML first, then plain text, and partitioned by the
+// HTML or the text partitioner; every element carries the message's addresses, subject and
+// Message-ID; attachments are partitioned recursively through the engine's detection and
+// registry and marked with attached_to_filename.
+//
+// Two containers are read: RFC 5322 messages (.eml, message/rfc822) with enmime, and Outlook
+// messages (.msg, application/vnd.ms-outlook), whose MAPI property streams are read from the
+// compound file with mscfb.
+package email
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/html"
+	"github.com/quarrydocs/quarry/formats/text"
+)
+
+// Canonical MIME types this package registers.
+const (
+	MIMEEML = "message/rfc822"
+	MIMEMSG = "application/vnd.ms-outlook"
+)
+
+func init() {
+	engine.RegisterFormat(engine.PartitionFunc(PartitionEML), MIMEEML)
+	engine.RegisterFormat(engine.PartitionFunc(PartitionMSG), MIMEMSG)
+}
+
+var (
+	_ engine.Partitioner = engine.PartitionFunc(PartitionEML)
+	_ engine.Partitioner = engine.PartitionFunc(PartitionMSG)
+)
+
+// Message is what the partitioner needs from an e-mail, whatever its container.
+type Message struct {
+	// From, To, Cc and Bcc are addresses formatted as the reference prints them: `Name <addr>`
+	// (the name quoted when it holds RFC 5322 specials) or the bare address.
+	From, To, Cc, Bcc []string
+	Subject           string
+	// MessageID is the Message-ID without angle brackets.
+	MessageID string
+	// HTML and Text are the body in UTF-8; HTML wins when both are present.
+	HTML, Text  string
+	HasHTML     bool
+	HasText     bool
+	Attachments []Attachment
+}
+
+// Attachment is one attached file.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Limits that keep hostile messages bounded.
+const (
+	// maxNesting is how deep messages attached to messages are followed.
+	maxNesting = 4
+	// maxAttachments bounds the attachments partitioned per message.
+	maxAttachments = 256
+)
+
+type nestingKey struct{}
+
+func nesting(ctx context.Context) int {
+	n, _ := ctx.Value(nestingKey{}).(int)
+	return n
+}
+
+// PartitionMessage emits the elements of m: the body's, then every attachment's, all stamped
+// with the message metadata. doc is the message's own document (its name becomes the
+// attachments' attached_to_filename).
+func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	if opts == nil {
+		o := engine.DefaultOptions()
+		opts = &o
+	}
+	stamp := func(e *element.Element) {
+		md := &e.Metadata
+		md.SentFrom = m.From
+		md.SentTo = m.To
+		md.CcRecipient = m.Cc
+		md.BccRecipient = m.Bcc
+		md.Subject = m.Subject
+		md.EmailMessageID = m.MessageID
+	}
+	body := func(e element.Element) error {
+		stamp(&e)
+		return emit(e)
+	}
+	switch {
+	case m.HasHTML:
+		if err := html.PartitionUTF8(ctx, []byte(m.HTML), body); err != nil {
+			return fmt.Errorf("email: html body: %w", err)
+		}
+	case m.HasText:
+		if err := text.PartitionText(ctx, m.Text, body); err != nil {
+			return fmt.Errorf("email: text body: %w", err)
+		}
+	}
+	if len(m.Attachments) == 0 || opts.Extra["process_attachments"] == "false" {
+		return nil
+	}
+	return partitionAttachments(ctx, m, doc, opts, func(e element.Element) error {
+		stamp(&e)
+		return emit(e)
+	})
+}
+
+// partitionAttachments runs every attachment through the engine as a document of its own and
+// emits its elements, ready for the outer post-processing pass: IDs and parents cleared (the
+// outer pass assigns them), metadata.filename left as the attachment's name so the outer pass
+// hashes IDs with it, as the reference does.
+func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	log := opts.Log().With("file", doc.BaseName())
+	depth := nesting(ctx)
+	if depth >= maxNesting {
+		log.Warn("email: attachments of deeply nested message skipped", "depth", depth)
+		return nil
+	}
+	inner := context.WithValue(ctx, nestingKey{}, depth+1)
+	sub := *opts
+	sub.Chunking = opts.Chunking
+	sub.Chunking.Strategy = ""
+	sub.StartingPageNumber = 1
+	sub.ContentType = ""
+	parent := doc.BaseName()
+	for i, a := range m.Attachments {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if i >= maxAttachments {
+			log.Warn("email: attachment limit reached, rest skipped", "limit", maxAttachments, "attachments", len(m.Attachments))
+			break
+		}
+		if len(a.Data) == 0 {
+			continue
+		}
+		nd := engine.NewDocument(a.Name, a.Data)
+		nd.ContentType = mimeOnly(a.ContentType)
+		elems, err := engine.Partition(inner, nd, sub)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			var ee *engine.Error
+			if errors.As(err, &ee) && ee.Kind == engine.KindUnsupported {
+				log.Info("email: unsupported attachment skipped", "attachment", a.Name, "reason", ee.Msg)
+			} else {
+				log.Warn("email: attachment could not be partitioned, skipped", "attachment", a.Name, "error", err)
+			}
+			continue
+		}
+		for _, e := range elems {
+			e.ID = ""
+			e.Metadata.ParentID = ""
+			e.Metadata.AttachedToFilename = parent
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func mimeOnly(ct string) string {
+	ct, _, _ = strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+// formatAddress renders an address as Python's email.headerregistry.Address does, which is
+// how the reference prints sent_from/sent_to.
+func formatAddress(name, addr string) string {
+	name = strings.TrimSpace(name)
+	addr = strings.TrimSpace(addr)
+	if name == "" {
+		return addr
+	}
+	if strings.ContainsAny(name, `()<>@,:;."[]`) {
+		name = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
+	}
+	return name + " <" + addr + ">"
+}
+
+// trimMessageID removes the angle brackets and blanks around a Message-ID.
+func trimMessageID(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<")
+	s = strings.TrimSuffix(s, ">")
+	return strings.TrimSpace(s)
+}
