@@ -1,12 +1,170 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/quarrydocs/quarry/formats/all"
+	"github.com/quarrydocs/quarry/server"
+	_ "github.com/quarrydocs/quarry/strategies/fast"
 )
 
-// runServe is replaced by the real server wiring in the next commit.
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// byteSize is a flag holding a size such as 100MiB, 50MB or 1048576.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(v string) error {
+	n, err := parseByteSize(v)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+func parseByteSize(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
+		if strings.HasSuffix(strings.ToUpper(s), strings.ToUpper(u.suffix)) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("invalid size %q (want e.g. 100MiB, 50MB or a byte count)", v)
+	}
+	return n * mult, nil
+}
+
+// envDefault returns the environment variable's value, or def when unset.
+func envDefault(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
-	return errors.New("serve: not built yet")
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envDefault("QUARRY_ADDR", ":8000"), "listen address (env QUARRY_ADDR)")
+	var keys stringList
+	fs.Var(&keys, "api-key", "accepted API key; repeatable (env UNSTRUCTURED_API_KEY)")
+	keysFile := fs.String("api-keys-file", envDefault("QUARRY_API_KEYS_FILE", ""), "file of accepted API keys, one per line, # comments (env QUARRY_API_KEYS_FILE)")
+	maxBody := byteSize(100 << 20)
+	fs.Var(&maxBody, "max-body", "request body limit, e.g. 100MiB (env QUARRY_MAX_BODY)")
+	maxConc := fs.Int("max-concurrent", 0, "partition requests processed at once; 0 = 2×CPUs (env QUARRY_MAX_CONCURRENT)")
+	maxQueue := fs.Int("max-queue", 0, "requests waiting for a slot before 503; 0 = 4×max-concurrent, -1 = none (env QUARRY_MAX_QUEUE)")
+	queueTimeout := fs.Duration("queue-timeout", 30*time.Second, "longest wait for a slot before 503 (env QUARRY_QUEUE_TIMEOUT)")
+	reqTimeout := fs.Duration("request-timeout", 5*time.Minute, "limit on reading and partitioning one request (env QUARRY_REQUEST_TIMEOUT)")
+	grace := fs.Duration("shutdown-timeout", 60*time.Second, "time in-flight requests get to finish on SIGTERM (env QUARRY_SHUTDOWN_TIMEOUT)")
+	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "json"), "access log format: json or text (env QUARRY_LOG_FORMAT)")
+	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
+	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the server process")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: quarry serve [flags]\n\nServes the partition API (POST /general/v0/general), /healthcheck, /metrics and /general/docs.")
+		fs.PrintDefaults()
+	}
+	// Environment values are applied first so flags override them.
+	envFlags := map[string]string{
+		"QUARRY_MAX_BODY": "max-body", "QUARRY_MAX_CONCURRENT": "max-concurrent", "QUARRY_MAX_QUEUE": "max-queue",
+		"QUARRY_QUEUE_TIMEOUT": "queue-timeout", "QUARRY_REQUEST_TIMEOUT": "request-timeout",
+		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout",
+	}
+	for env, name := range envFlags {
+		if v := os.Getenv(env); v != "" {
+			if err := fs.Set(name, v); err != nil {
+				return usageError("serve: %s: %v", env, err)
+			}
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return &exitError{code: 2, err: err}
+	}
+	if fs.NArg() > 0 {
+		return usageError("serve: unexpected arguments %q", fs.Args())
+	}
+	if v := os.Getenv("UNSTRUCTURED_API_KEY"); v != "" {
+		keys = append(keys, v)
+	}
+	if *keysFile != "" {
+		fileKeys, err := readKeysFile(*keysFile)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, fileKeys...)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return usageError("serve: --log-level: %v", err)
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler
+	switch *logFormat {
+	case "json":
+		handler = slog.NewJSONHandler(stderr, hopts)
+	case "text":
+		handler = slog.NewTextHandler(stderr, hopts)
+	default:
+		return usageError("serve: --log-format must be json or text")
+	}
+	srv := server.New(server.Config{
+		APIKeys:        keys,
+		MaxBodyBytes:   int64(maxBody),
+		MaxConcurrent:  *maxConc,
+		MaxQueue:       *maxQueue,
+		QueueTimeout:   *queueTimeout,
+		RequestTimeout: *reqTimeout,
+		Logger:         slog.New(handler),
+		InProcess:      *inProcess,
+	})
+	return srv.ListenAndServe(ctx, *addr, *grace)
+}
+
+func readKeysFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("serve: api keys file: %w", err)
+	}
+	defer f.Close()
+	var keys []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		keys = append(keys, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("serve: api keys file: %w", err)
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("serve: api keys file %s holds no keys", path)
+	}
+	return keys, nil
 }

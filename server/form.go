@@ -1,0 +1,180 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// upload is one file part.
+type upload struct {
+	filename    string
+	contentType string // the part's Content-Type without parameters
+	data        []byte
+}
+
+// readForm reads the request body: text fields (by name, repeated values kept) and the
+// "files" parts in upload order. fieldErrs reports "files" fields sent as plain text, as the
+// reference's schema does. The body is already capped by MaxBytesReader.
+func readForm(r *http.Request) (form map[string][]string, uploads []upload, fieldErrs []engine.FieldError, err error) {
+	form = map[string][]string{}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mt {
+	case "multipart/form-data":
+	case "application/x-www-form-urlencoded":
+		if err := r.ParseForm(); err != nil {
+			return nil, nil, nil, err
+		}
+		for k, vs := range r.PostForm {
+			if strings.TrimSuffix(k, "[]") == "files" {
+				for i, v := range vs {
+					fieldErrs = append(fieldErrs, notAFile(i, v))
+				}
+				continue
+			}
+			form[k] = append(form[k], vs...)
+		}
+		return form, nil, fieldErrs, nil
+	default:
+		// Drain so a body over the limit is still reported as such.
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			return nil, nil, nil, err
+		}
+		return form, nil, nil, nil
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fileIndex := 0
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		name := part.FormName()
+		filename, isFile := partFilename(part)
+		data, err := io.ReadAll(part)
+		part.Close()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if strings.TrimSuffix(name, "[]") != "files" {
+			if !isFile && name != "" {
+				form[name] = append(form[name], string(data))
+			}
+			continue
+		}
+		if !isFile {
+			fieldErrs = append(fieldErrs, notAFile(fileIndex, string(data)))
+			fileIndex++
+			continue
+		}
+		uploads = append(uploads, upload{filename: filename, contentType: baseMIME(part.Header.Get("Content-Type")), data: data})
+		fileIndex++
+	}
+	return form, uploads, fieldErrs, nil
+}
+
+// notAFile is the reference's schema error for a "files" field that carries text.
+func notAFile(i int, v string) engine.FieldError {
+	return engine.FieldError{
+		Type:  "value_error",
+		Loc:   []string{"body", "files", strconv.Itoa(i)},
+		Msg:   "Value error, Expected UploadFile, received: <class 'str'>",
+		Input: v,
+		Ctx:   map[string]any{"error": map[string]any{}},
+	}
+}
+
+// partFilename reports the part's file name and whether it has one at all: filename="" still
+// makes a file part, as in the reference's multipart parser.
+func partFilename(p *multipart.Part) (string, bool) {
+	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
+	if err != nil {
+		return "", false
+	}
+	name, ok := params["filename"]
+	if !ok {
+		return "", false
+	}
+	// Keep only the base name, whichever separator the client's OS uses.
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
+		name = name[i+1:]
+	}
+	return name, true
+}
+
+func baseMIME(ct string) string {
+	ct, _, _ = strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+// mediaRange is one entry of an Accept header.
+type mediaRange struct {
+	typ string
+	q   float64
+}
+
+func parseAccept(h string) []mediaRange {
+	var out []mediaRange
+	for _, item := range strings.Split(h, ",") {
+		typ, params, _ := strings.Cut(item, ";")
+		typ = strings.ToLower(strings.TrimSpace(typ))
+		if typ == "" {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.TrimSpace(k) == "q" {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		out = append(out, mediaRange{typ, q})
+	}
+	return out
+}
+
+// acceptable is the multi-file Accept rule. The reference compares the whole header with four
+// literal values; this accepts those and any header listing one of them (or a wildcard) with
+// q > 0, so the SDKs' "application/json;q=1, text/csv;q=0" is not refused.
+func acceptable(h string) bool {
+	for _, m := range parseAccept(h) {
+		if m.q <= 0 {
+			continue
+		}
+		switch m.typ {
+		case "*/*", "multipart/mixed", "multipart/*", "application/json", "application/*", "text/csv", "text/*":
+			return true
+		}
+	}
+	return false
+}
+
+// wantsMultipart reports whether the client prefers multipart/mixed: it is listed with q > 0
+// and no other listed type has a higher q.
+func wantsMultipart(h string) bool {
+	if h == "" {
+		return false
+	}
+	ranges := parseAccept(h)
+	best, bestQ := "", 0.0
+	for _, m := range ranges {
+		if m.q > bestQ {
+			best, bestQ = m.typ, m.q
+		}
+	}
+	return best == "multipart/mixed"
+}

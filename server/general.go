@@ -1,0 +1,322 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+const (
+	detailGetNotAllowed = "Only POST requests are supported."
+	detailOverloaded    = "Server is under heavy load. Please try again later."
+	detailBadBody       = "There was an error parsing the body"
+)
+
+// handleGeneral is the partition endpoint. The checks run in the reference server's order
+// (partition-api.md §3), so the same request gets the same error.
+func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet, http.MethodHead:
+		writeDetail(w, http.StatusMethodNotAllowed, detailGetNotAllowed)
+		return
+	default:
+		methodNotAllowed(w, "GET, POST")
+		return
+	}
+	info := infoFrom(r.Context())
+
+	// The slot is taken before the body is read, so memory held by uploads is bounded by
+	// MaxConcurrent × MaxBodyBytes whatever the number of clients.
+	release, ok := s.limit.acquire(r.Context())
+	if !ok {
+		s.metrics.rejected.Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.cfg.RetryAfter.Round(time.Second)/time.Second))))
+		writeDetail(w, http.StatusServiceUnavailable, detailOverloaded)
+		return
+	}
+	defer release()
+	s.metrics.inFlight.Inc()
+	defer s.metrics.inFlight.Dec()
+
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	form, uploads, fieldErrs, err := readForm(r)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeDetail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes))
+			return
+		}
+		writeDetail(w, http.StatusBadRequest, detailBadBody)
+		return
+	}
+
+	// 1. Schema validation: every bad field, then a missing files part, in one 422.
+	opts, err := engine.OptionsFromForm(form)
+	var verr *engine.ValidationError
+	if err != nil && !errors.As(err, &verr) {
+		writeDetail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	var schemaErrs []engine.FieldError
+	if verr != nil {
+		schemaErrs = append(schemaErrs, verr.Errors...)
+	}
+	schemaErrs = append(schemaErrs, fieldErrs...)
+	if len(uploads) == 0 && len(fieldErrs) == 0 {
+		schemaErrs = append(schemaErrs, engine.FieldError{Type: "missing", Loc: []string{"body", "files"}, Msg: "Field required", Input: nil})
+	}
+	if len(schemaErrs) > 0 {
+		writeJSON(w, http.StatusUnprocessableEntity, detailBody(schemaErrs))
+		return
+	}
+
+	// 2. API key.
+	if ok, received := s.keys.check(r.Header); !ok {
+		writeDetail(w, http.StatusUnauthorized, fmt.Sprintf("API key %s is invalid", received))
+		return
+	}
+
+	// 3. Accept conflicts for several files.
+	accept := r.Header.Get("Accept")
+	if len(uploads) > 1 && accept != "" && !acceptable(accept) {
+		writeDetail(w, http.StatusNotAcceptable, fmt.Sprintf("Conflict in media type %s with response type 'multipart/mixed'.\n", accept))
+		return
+	}
+	info.files = len(uploads)
+
+	ctx := r.Context()
+	if s.cfg.RequestTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, s.cfg.RequestTimeout, errRequestTimeout)
+		defer cancel()
+	}
+	opts.Logger = s.log.With("request_id", info.id)
+	opts.InProcess = s.cfg.InProcess
+
+	results := make([][]element.Element, len(uploads))
+	for i, up := range uploads {
+		elems, status, detail := s.partitionUpload(ctx, up, opts)
+		if status != 0 {
+			if errors.Is(context.Cause(ctx), errRequestTimeout) {
+				status, detail = http.StatusGatewayTimeout, fmt.Sprintf("Partitioning did not finish within %s.", s.cfg.RequestTimeout)
+			} else if r.Context().Err() != nil {
+				info.clientGone = true
+			}
+			info.errDetail = detail
+			s.metrics.partitionErrors.WithLabelValues(strconv.Itoa(status)).Inc()
+			writeDetail(w, status, detail)
+			return
+		}
+		results[i] = elems
+		info.elements += len(elems)
+	}
+
+	csv := opts.OutputFormat == "text/csv"
+	if wantsMultipart(accept) {
+		writeMultipart(w, results, opts.OutputFormat)
+		return
+	}
+	var body []byte
+	contentType := "application/json"
+	switch {
+	case csv && len(results) == 1:
+		body, contentType = element.MarshalCSV(results[0]), "text/csv; charset=utf-8"
+	case csv:
+		body, contentType = mergeCSV(results), "text/csv; charset=utf-8"
+	case len(results) == 1:
+		body = element.MarshalList(results[0])
+	default:
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, elems := range results {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(element.MarshalList(elems))
+		}
+		b.WriteByte(']')
+		body = b.Bytes()
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+}
+
+var errRequestTimeout = errors.New("request timeout")
+
+// partitionUpload runs one file through gzip handling, the .msg MIME override and the engine.
+// A non-zero status means failure with that status and detail.
+func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Options) ([]element.Element, int, string) {
+	name, ctype, data := up.filename, up.contentType, up.data
+	if ctype == "application/gzip" || ctype == "application/x-gzip" || strings.HasSuffix(name, ".gz") {
+		raw, err := gunzip(data, s.cfg.MaxBodyBytes)
+		if err != nil {
+			if errors.Is(err, errTooLarge) {
+				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("Decompressed file is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes)
+			}
+			return nil, http.StatusInternalServerError, err.Error()
+		}
+		data = raw
+		name = strings.TrimSuffix(name, ".gz")
+		ctype = opts.GzUncompressedContentType
+		if ctype == "" {
+			ctype = guessMIME(name)
+		}
+	}
+	if strings.HasSuffix(name, ".msg") {
+		// The reference forces this for .msg files because clients label them badly.
+		opts.ContentType = "application/x-ole-storage"
+	}
+	doc := engine.NewDocument(name, data)
+	doc.ContentType = ctype
+	start := time.Now()
+	elems, err := engine.Partition(ctx, doc, opts)
+	ftype := doc.MIMEType
+	if ftype == "" {
+		ftype = "unknown"
+	}
+	s.metrics.partitionSeconds.WithLabelValues(ftype).Observe(time.Since(start).Seconds())
+	if err != nil {
+		status, detail := errorStatus(err)
+		return nil, status, detail
+	}
+	s.metrics.documents.WithLabelValues(ftype).Inc()
+	for i := range elems {
+		s.metrics.elements.WithLabelValues(string(elems[i].Type)).Inc()
+	}
+	return elems, 0, ""
+}
+
+// errorStatus maps an engine error to the reference's status code and detail text.
+func errorStatus(err error) (int, string) {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		switch ee.Kind {
+		case engine.KindUnsupported, engine.KindBadRequest:
+			return http.StatusBadRequest, ee.Msg
+		case engine.KindUnprocessable:
+			return http.StatusUnprocessableEntity, ee.Msg
+		case engine.KindUnavailable:
+			return http.StatusServiceUnavailable, ee.Msg
+		}
+		return http.StatusInternalServerError, ee.Msg
+	}
+	var verr *engine.ValidationError
+	if errors.As(err, &verr) {
+		return http.StatusBadRequest, verr.Error()
+	}
+	return http.StatusInternalServerError, err.Error()
+}
+
+var errTooLarge = errors.New("decompressed data too large")
+
+// gunzip decompresses every gzip member of data, refusing output beyond limit (a small upload
+// can expand a thousandfold). Messages mirror Python's gzip module, as the reference's 500
+// detail does.
+func gunzip(data []byte, limit int64) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if len(data) < 2 || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+				return nil, fmt.Errorf("Not a gzipped file (%s)", pyBytesRepr(data[:min(2, len(data))]))
+			}
+			return nil, errors.New("Compressed file ended before the end-of-stream marker was reached")
+		}
+		return nil, err
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	switch {
+	case err == nil && int64(len(out)) > limit:
+		return nil, errTooLarge
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, errors.New("Compressed file ended before the end-of-stream marker was reached")
+	case errors.Is(err, gzip.ErrChecksum):
+		return nil, errors.New("CRC check failed")
+	case errors.Is(err, gzip.ErrHeader):
+		return nil, errors.New("Not a gzipped file")
+	case err != nil:
+		return nil, err
+	}
+	return out, nil
+}
+
+// pyBytesRepr renders b as Python's bytes repr (b'\x00a'), as the reference's gzip error does.
+func pyBytesRepr(b []byte) string {
+	var sb strings.Builder
+	sb.WriteString("b'")
+	for _, c := range b {
+		switch {
+		case c == '\\' || c == '\'':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case c == '\t':
+			sb.WriteString(`\t`)
+		case c == '\n':
+			sb.WriteString(`\n`)
+		case c == '\r':
+			sb.WriteString(`\r`)
+		case c >= 0x20 && c < 0x7f:
+			sb.WriteByte(c)
+		default:
+			fmt.Fprintf(&sb, `\x%02x`, c)
+		}
+	}
+	sb.WriteByte('\'')
+	return sb.String()
+}
+
+// guessMIME guesses a MIME type from a file name as the reference does for gzip content; ""
+// leaves the decision to byte sniffing.
+func guessMIME(name string) string {
+	if t, ok := engine.TypeForExtension(name); ok && t.MIME != "" {
+		return t.MIME
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		if m := mime.TypeByExtension(name[i:]); m != "" {
+			return strings.TrimSpace(strings.SplitN(m, ";", 2)[0])
+		}
+	}
+	return ""
+}
+
+// writeMultipart writes the reference's multipart/mixed answer: one part per file, each the
+// base64 of that file's JSON (or CSV) text. Unlike the reference it ends with the closing
+// delimiter, so standard multipart readers accept it.
+func writeMultipart(w http.ResponseWriter, results [][]element.Element, format string) {
+	var rnd [16]byte
+	rand.Read(rnd[:])
+	boundary := hex.EncodeToString(rnd[:])
+	var b bytes.Buffer
+	for _, elems := range results {
+		var payload []byte
+		if format == "text/csv" {
+			payload = element.MarshalCSV(elems)
+		} else {
+			payload = element.MarshalList(elems)
+		}
+		enc := base64.StdEncoding.EncodeToString(payload)
+		fmt.Fprintf(&b, "--%s\r\nContent-Length: %d\r\nContent-Transfer-Encoding: base64\r\nContent-Type: %s\r\n\r\n%s\r\n",
+			boundary, len(enc), format, enc)
+	}
+	fmt.Fprintf(&b, "--%s--\r\n", boundary)
+	w.Header().Set("Content-Type", `multipart/mixed; boundary="`+boundary+`"`)
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b.Bytes())
+}

@@ -1,0 +1,238 @@
+// Package server is Quarry's HTTP partition API, wire-compatible with the Unstructured API
+// (unstructured-api 0.1.2 and the hosted API as the official SDKs use it): POST
+// /general/v0/general (and /general/{version}/general), /healthcheck, the OpenAPI document and
+// its docs page, and Prometheus metrics. Status codes and error bodies follow the reference
+// server (partition-api.md §1–§4); what the reference leaves open (body limit, overload,
+// timeouts) is answered in the same {"detail": …} JSON shape.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Config configures a Server. The zero value is usable: every field has a default.
+type Config struct {
+	// APIKeys, when non-empty, are the accepted API keys; requests must carry one of them.
+	APIKeys []string
+	// MaxBodyBytes caps a request body (all files and fields together). Default 100 MiB.
+	MaxBodyBytes int64
+	// MaxConcurrent is the number of partition requests processed at once. Default
+	// 2 × GOMAXPROCS (at least 4).
+	MaxConcurrent int
+	// MaxQueue is how many more requests may wait for a slot; beyond it the server answers
+	// 503 at once. Default 4 × MaxConcurrent. Negative means no queue.
+	MaxQueue int
+	// QueueTimeout is how long a queued request waits for a slot before 503. Default 30 s.
+	QueueTimeout time.Duration
+	// RequestTimeout bounds the partitioning of one request. Default 5 min; negative = none.
+	RequestTimeout time.Duration
+	// RetryAfter is the Retry-After value sent with overload 503s. Default 1 s.
+	RetryAfter time.Duration
+	// Logger receives access logs and errors. Default: discard.
+	Logger *slog.Logger
+	// Registry receives the server's metrics. Default: a new registry with the Go and process
+	// collectors, served at /metrics.
+	Registry *prometheus.Registry
+	// InProcess is passed to the engine (pure-Go strategies run inside this process).
+	InProcess bool
+}
+
+const (
+	defaultMaxBody      = 100 << 20
+	defaultQueueTimeout = 30 * time.Second
+	defaultTimeout      = 5 * time.Minute
+)
+
+func (c Config) withDefaults() Config {
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = defaultMaxBody
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	if c.MaxQueue == 0 {
+		c.MaxQueue = 4 * c.MaxConcurrent
+	}
+	if c.MaxQueue < 0 {
+		c.MaxQueue = 0
+	}
+	if c.QueueTimeout <= 0 {
+		c.QueueTimeout = defaultQueueTimeout
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = defaultTimeout
+	}
+	if c.RetryAfter <= 0 {
+		c.RetryAfter = time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Server serves the partition API. Create it with New; it is an http.Handler.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	keys    apiKeys
+	limit   *limiter
+	metrics *metrics
+	openapi []byte
+	docs    []byte
+	handler http.Handler
+}
+
+// New builds a Server from cfg.
+func New(cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{
+		cfg:   cfg,
+		log:   cfg.Logger,
+		keys:  newAPIKeys(cfg.APIKeys),
+		limit: newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
+	}
+	s.metrics = newMetrics(cfg.Registry)
+	s.openapi = openAPIDocument()
+	s.docs = docsPage()
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/general/v0/general", s.handleGeneral)
+	mux.HandleFunc("/general/{version}/general", s.handleGeneral)
+	mux.HandleFunc("/healthcheck", s.handleHealth)
+	mux.HandleFunc("/general/openapi.json", s.handleOpenAPI)
+	mux.HandleFunc("/openapi.json", s.handleOpenAPI)
+	mux.HandleFunc("/general/docs", s.handleDocs)
+	mux.Handle("/metrics", s.metrics.handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeDetail(w, http.StatusNotFound, "Not Found")
+	})
+	s.handler = s.accessLog(s.recoverPanics(mux))
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	writeJSON(w, http.StatusOK, []byte(`{"healthcheck":"HEALTHCHECK STATUS: EVERYTHING OK!"}`))
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.openapi)
+}
+
+func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(s.docs)
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+}
+
+// recoverPanics turns a panic in a handler into a 500 JSON answer instead of a dropped
+// connection; partitioners must not panic, so this is logged loudly.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				buf := make([]byte, 16<<10)
+				buf = buf[:runtime.Stack(buf, false)]
+				s.log.Error("panic serving request", "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(buf))
+				writeDetail(w, http.StatusInternalServerError, "Internal server error")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ListenAndServe serves s on addr until ctx is cancelled, then shuts down gracefully: the
+// listener closes at once, in-flight requests get up to grace to finish.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln, grace)
+}
+
+// Serve is ListenAndServe on an existing listener.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	hs := s.HTTPServer()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.log.Info("serving partition API", "addr", ln.Addr().String(), "max_concurrent", s.cfg.MaxConcurrent,
+		"max_queue", s.cfg.MaxQueue, "max_body_bytes", s.cfg.MaxBodyBytes, "api_keys", len(s.cfg.APIKeys))
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: finishing in-flight requests", "grace", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.log.Info("stopped")
+	return nil
+}
+
+// HTTPServer returns an http.Server for s with timeouts suited to uploads: the header must
+// arrive quickly, the body within the request timeout, and idle connections are reaped.
+func (s *Server) HTTPServer() *http.Server {
+	read := s.cfg.RequestTimeout
+	if read < 0 {
+		read = 0
+	}
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       read,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// routeLabel keeps metric label cardinality bounded whatever paths clients request.
+func routeLabel(path string) string {
+	switch {
+	case path == "/healthcheck", path == "/metrics", path == "/general/openapi.json", path == "/general/docs":
+		return path
+	case strings.HasPrefix(path, "/general/") && strings.HasSuffix(path, "/general"):
+		return "/general/{version}/general"
+	}
+	return "other"
+}
