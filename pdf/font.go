@@ -199,7 +199,9 @@ func (d *Document) buildFont(fd types.Dict) *font {
 				case types.Float:
 					code = int(v)
 				case types.Name:
-					if code >= 0 && code < 256 {
+					// Like pdfminer, a name without a Unicode mapping leaves the base
+					// encoding's entry in place.
+					if _, ok := glyphToUnicode(string(v)); ok && code >= 0 && code < 256 {
 						f.encoding[code] = string(v)
 					}
 					code++
