@@ -200,45 +200,83 @@ type block struct {
 }
 
 // blocks finds connected (4-neighbour) components of non-empty cells and merges those whose
-// row ranges overlap, in the reference's order.
+// row ranges overlap, in the reference's order. Rows and their cells are sorted, so
+// neighbours are found by walking adjacent rows together (union-find, linear time).
 func blocks(ctx context.Context, sd *sheetData) ([]block, error) {
-	type pos struct{ r, c int }
-	index := make(map[pos]int)
-	var cells []pos
-	for i, r := range sd.rows {
-		for _, c := range sd.cells[i] {
-			index[pos{r, c.col}] = len(cells)
-			cells = append(cells, pos{r, c.col})
-		}
+	// Flat index of the first cell of each row entry.
+	base := make([]int, len(sd.rows)+1)
+	for i := range sd.rows {
+		base[i+1] = base[i] + len(sd.cells[i])
 	}
-	seen := make([]bool, len(cells))
-	var comps []block
-	var queue []int
-	for start := range cells {
-		if seen[start] {
-			continue
+	parent := make([]int32, base[len(sd.rows)])
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
 		}
-		if len(comps)&1023 == 0 {
+		return x
+	}
+	union := func(a, b int32) {
+		ra, rb := find(a), find(b)
+		if ra == rb {
+			return
+		}
+		// Keep the smaller (earlier, row-major) index as root: it names the component in
+		// discovery order.
+		if rb < ra {
+			ra, rb = rb, ra
+		}
+		parent[rb] = ra
+	}
+	for i := range sd.rows {
+		if i&1023 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		b := block{r0: cells[start].r, c0: cells[start].c, r1: cells[start].r, c1: cells[start].c, first: len(comps)}
-		seen[start] = true
-		queue = append(queue[:0], start)
-		for len(queue) > 0 {
-			p := cells[queue[len(queue)-1]]
-			queue = queue[:len(queue)-1]
-			b.r0, b.r1 = min(b.r0, p.r), max(b.r1, p.r)
-			b.c0, b.c1 = min(b.c0, p.c), max(b.c1, p.c)
-			for _, d := range [4]pos{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-				if j, ok := index[pos{p.r + d.r, p.c + d.c}]; ok && !seen[j] {
-					seen[j] = true
-					queue = append(queue, j)
-				}
+		row := sd.cells[i]
+		for j := 1; j < len(row); j++ {
+			if row[j].col == row[j-1].col+1 {
+				union(int32(base[i]+j-1), int32(base[i]+j))
 			}
 		}
-		comps = append(comps, b)
+		if i == 0 || sd.rows[i-1] != sd.rows[i]-1 {
+			continue
+		}
+		prev := sd.cells[i-1]
+		a, b := 0, 0
+		for a < len(prev) && b < len(row) {
+			switch {
+			case prev[a].col < row[b].col:
+				a++
+			case prev[a].col > row[b].col:
+				b++
+			default:
+				union(int32(base[i-1]+a), int32(base[i]+b))
+				a++
+				b++
+			}
+		}
+	}
+	idx := map[int32]int{}
+	var comps []block
+	for i, r := range sd.rows {
+		for j, c := range sd.cells[i] {
+			root := find(int32(base[i] + j))
+			k, ok := idx[root]
+			if !ok {
+				k = len(comps)
+				idx[root] = k
+				comps = append(comps, block{r0: r, c0: c.col, r1: r, c1: c.col, first: k})
+			}
+			b := &comps[k]
+			b.r0, b.r1 = min(b.r0, r), max(b.r1, r)
+			b.c0, b.c1 = min(b.c0, c.col), max(b.c1, c.col)
+		}
 	}
 	sort.SliceStable(comps, func(i, j int) bool { return comps[i].r0 < comps[j].r0 })
 	var merged []block
