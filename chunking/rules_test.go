@@ -425,3 +425,21 @@ func TestByPage(t *testing.T) {
 		t.Errorf("page %d", *got[1].Metadata.PageNumber)
 	}
 }
+
+// §10.5 at scale: splitting a very long element must stay linear (the remainder is never
+// copied), or a 1 MB paragraph with a small window would take minutes.
+func TestLongElementSplitsInLinearTime(t *testing.T) {
+	long := strings.Repeat("lorem ipsum dolor sit amet ", 40000) // ~1.1 MB
+	o := opts("basic", 100)
+	o.Overlap = 10
+	o.IncludeOrigElements = false
+	got := mustChunk(t, []element.Element{nt(long), nt(strings.Repeat("x", 300000))}, o)
+	if len(got) < 10000 {
+		t.Errorf("only %d chunks", len(got))
+	}
+	for _, c := range got {
+		if runeLen(c.Text) > 100 {
+			t.Fatalf("chunk of %d characters", runeLen(c.Text))
+		}
+	}
+}

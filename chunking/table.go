@@ -407,22 +407,26 @@ func (s *tableSplitter) splitRow(r htmlRow) {
 // piece size leaves 33 characters for `<table><tr><td></td></tr></table>`, as the reference
 // does, though only the text is bound by max_characters.
 func (s *tableSplitter) splitCell(c htmlCell) {
-	text := c.text
-	for text != "" {
-		b := s.budget()
-		size := b - 33
-		if size < 1 {
+	size := func(b int) int {
+		n := b - 33
+		if n < 1 {
 			// Only reachable with a repeated header eating into a small window.
-			size = maxInt(b/2, 1)
+			n = maxInt(b/2, 1)
 		}
-		sp := splitter{max: size}
-		piece, rest := sp.split(text)
+		return n
+	}
+	first := s.budget()
+	later := first
+	if s.nHead > 0 {
+		later = s.max - s.headLen - 1
+	}
+	sp := splitter{max: size(later), first: size(first)}
+	for _, piece := range sp.splitAll(c.text) {
 		var body strings.Builder
 		body.WriteString("<tr><td>")
 		escapeText(&body, piece)
 		body.WriteString("</td></tr>")
 		s.emit(piece, body.String())
-		text = rest
 	}
 }
 

@@ -55,68 +55,148 @@ func lastRunes(s string, n int) string {
 
 // splitter is the reference's text splitter (§10.5): it cuts a string longer than max at the
 // last newline, else the last space, found in the window that leaves room for the overlap, and
-// falls back to a cut at max characters.
+// falls back to a cut at max characters. first, when set, is the size of the first piece.
 type splitter struct {
 	max, overlap int
+	first        int
+}
+
+// split returns the first piece of s and the remainder (which starts with the overlap).
+func (sp splitter) split(s string) (string, string) {
+	if runeLen(s) <= sp.limit(0) {
+		return s, ""
+	}
+	piece, rest := sp.next(rstr{body: []rune(s)}, sp.limit(0))
+	return piece, rest.String()
+}
+
+func (sp splitter) limit(k int) int {
+	if k == 0 && sp.first > 0 {
+		return sp.first
+	}
+	return sp.max
+}
+
+// splitAll cuts s into pieces of at most max code points. The remainder is never copied: it
+// is the short overlap prefix plus a slice of the original, so long texts split in linear time.
+func (sp splitter) splitAll(s string) []string {
+	var out []string
+	r := rstr{body: []rune(s)}
+	for k := 0; ; k++ {
+		limit := sp.limit(k)
+		if r.len() <= limit {
+			return append(out, r.String())
+		}
+		var piece string
+		piece, r = sp.next(r, limit)
+		out = append(out, piece)
+		if r.len() == 0 {
+			return out
+		}
+	}
 }
 
 var splitSeparators = [...]rune{'\n', ' '}
 
-// split returns the next piece of s (at most max code points) and the remainder, which starts
-// with the overlap taken from the end of the piece.
-func (sp splitter) split(s string) (string, string) {
-	if runeLen(s) <= sp.max {
-		return s, ""
-	}
-	rs := []rune(s)
+// next splits r, which is longer than max.
+func (sp splitter) next(r rstr, limit int) (string, rstr) {
+	n := r.len()
 	for _, sep := range splitSeparators {
-		piece, rest, ok := sp.splitAt(rs, sep)
-		if !ok || piece == "" || runeLen(rest) >= len(rs) {
+		// The separator must start in positions overlap+1 … max: a split earlier than the
+		// overlap would not make progress.
+		at := -1
+		for i := min(limit, n-1); i >= sp.overlap+1; i-- {
+			if r.at(i) == sep {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
 			continue
 		}
-		return piece, rest
+		piece := trimRightRunes(r.prefix(at))
+		rest := r.from(at + 1).trimLeft()
+		var head []rune
+		if sp.overlap > 1 {
+			// The overlap is the piece's last overlap-1 characters plus one space standing
+			// for the separator, so the overlap region is exactly `overlap` characters long.
+			tail := piece[max(0, len(piece)-(sp.overlap-1)):]
+			tail = trimLeftRunes(tail)
+			head = append(append(make([]rune, 0, len(tail)+1), tail...), ' ')
+		}
+		if len(piece) == 0 || len(head)+rest.len() >= n {
+			continue
+		}
+		return string(piece), rest.withHead(head)
 	}
-	piece := trimRightPy(string(rs[:sp.max]))
-	rest := trimLeftPy(string(rs[sp.max-sp.overlap:]))
-	return piece, rest
+	piece := trimRightRunes(r.prefix(limit))
+	return string(piece), r.from(limit - sp.overlap).trimLeft()
 }
 
-// splitAt finds the last sep starting in positions overlap+1 … max: a split earlier than the
-// overlap would not make progress.
-func (sp splitter) splitAt(rs []rune, sep rune) (string, string, bool) {
-	lo, hi := sp.overlap+1, sp.max
-	if hi >= len(rs) {
-		hi = len(rs) - 1
+// rstr is a string held as a short head followed by a long body, both as code points.
+type rstr struct{ head, body []rune }
+
+func (r rstr) len() int { return len(r.head) + len(r.body) }
+
+func (r rstr) at(i int) rune {
+	if i < len(r.head) {
+		return r.head[i]
 	}
-	at := -1
-	for i := hi; i >= lo; i-- {
-		if rs[i] == sep {
-			at = i
-			break
+	return r.body[i-len(r.head)]
+}
+
+// prefix copies the first p code points.
+func (r rstr) prefix(p int) []rune {
+	out := make([]rune, 0, p)
+	if p <= len(r.head) {
+		return append(out, r.head[:p]...)
+	}
+	out = append(out, r.head...)
+	return append(out, r.body[:p-len(r.head)]...)
+}
+
+func (r rstr) from(p int) rstr {
+	if p < len(r.head) {
+		return rstr{head: r.head[p:], body: r.body}
+	}
+	return rstr{body: r.body[p-len(r.head):]}
+}
+
+func (r rstr) trimLeft() rstr {
+	for len(r.head) > 0 && isPySpace(r.head[0]) {
+		r.head = r.head[1:]
+	}
+	if len(r.head) == 0 {
+		for len(r.body) > 0 && isPySpace(r.body[0]) {
+			r.body = r.body[1:]
 		}
 	}
-	if at < 0 {
-		return "", "", false
-	}
-	piece := trimRightPy(string(rs[:at]))
-	rest := trimLeftPy(string(rs[at+1:]))
-	if sp.overlap <= 1 {
-		return piece, rest, true
-	}
-	// The overlap is the piece's last overlap-1 characters plus one space standing for the
-	// separator, so the overlap region is exactly `overlap` characters long.
-	tail := trimLeftPy(lastRunes(piece, sp.overlap-1))
-	return piece, tail + " " + rest, true
+	return r
 }
 
-// splitAll cuts s into pieces of at most max code points.
-func (sp splitter) splitAll(s string) []string {
-	var out []string
-	piece, rest := sp.split(s)
-	out = append(out, piece)
-	for rest != "" {
-		piece, rest = sp.split(rest)
-		out = append(out, piece)
+// withHead puts head in front of r, which must have no head of its own beyond what is kept.
+func (r rstr) withHead(head []rune) rstr {
+	if len(head) == 0 {
+		return r
 	}
-	return out
+	if len(r.head) > 0 {
+		return rstr{head: append(append([]rune(nil), head...), r.head...), body: r.body}
+	}
+	return rstr{head: head, body: r.body}
+}
+
+func (r rstr) String() string { return string(r.head) + string(r.body) }
+
+func trimRightRunes(rs []rune) []rune {
+	for len(rs) > 0 && isPySpace(rs[len(rs)-1]) {
+		rs = rs[:len(rs)-1]
+	}
+	return rs
+}
+
+func trimLeftRunes(rs []rune) []rune {
+	for len(rs) > 0 && isPySpace(rs[0]) {
+		rs = rs[1:]
+	}
+	return rs
 }
