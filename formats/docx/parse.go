@@ -36,7 +36,6 @@ type parser struct {
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
 	return &parser{ctx: ctx, dec: dec, rels: rels}
 }
 

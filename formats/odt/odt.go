@@ -83,7 +83,6 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*docx.Document, error
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
 	}
 	b := &builder{ctx: ctx, dec: xml.NewDecoder(strings.NewReader(string(data))), styles: st}
-	b.dec.Strict = false
 	body, err := b.document()
 	if err != nil {
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
@@ -117,7 +116,6 @@ type styles map[string]*textStyle
 // read collects style:style text properties from a styles or content part.
 func (s styles) read(r io.Reader) error {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
 	var cur *textStyle
 	for {
 		tok, err := dec.Token()

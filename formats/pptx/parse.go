@@ -65,7 +65,6 @@ func (p *slideParser) token() (xml.Token, error) {
 // parseShapes returns the top-level shapes of the part's p:spTree.
 func parseShapes(ctx context.Context, r io.Reader) ([]*Shape, error) {
 	p := &slideParser{ctx: ctx, dec: xml.NewDecoder(r)}
-	p.dec.Strict = false
 	for {
 		tok, err := p.dec.Token()
 		if err == io.EOF {

@@ -10,7 +10,6 @@ import (
 // sldIDs reads the relationship IDs of p:sldIdLst in order.
 func sldIDs(r io.Reader) ([]string, error) {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
 	var ids []string
 	in := false
 	for {

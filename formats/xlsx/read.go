@@ -117,7 +117,6 @@ func readWorkbook(pkg *opc.Package, part string) ([]sheetRef, bool, error) {
 // readSharedStrings streams sharedStrings.xml into a table.
 func readSharedStrings(ctx context.Context, r io.Reader) ([]string, error) {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
 	var out []string
 	var b strings.Builder
 	inSI, inT, skip := false, false, 0
@@ -295,7 +294,6 @@ func excelTime(serial float64, date1904 bool) (time.Time, bool) {
 // readSheet streams one worksheet into its non-empty cells with pandas' typing.
 func (wb *workbook) readSheet(ctx context.Context, r io.Reader, progress func(rows int)) (*sheetData, error) {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
 	sd := &sheetData{lastRow: -1}
 	row, nextRow := -1, 0
 	var cur []cell

@@ -1,0 +1,117 @@
+package odt
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+const odtNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`
+
+func odtOf(t testing.TB, body string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	files := [][2]string{
+		{"mimetype", MIME},
+		{"content.xml", `<office:document-content ` + odtNS + `><office:automatic-styles>` +
+			`<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>` +
+			`<style:style style:name="T2" style:family="text" style:parent-style-name="T1"><style:text-properties fo:font-style="italic"/></style:style>` +
+			`</office:automatic-styles><office:body><office:text>` + body + `</office:text></office:body></office:document-content>`},
+	}
+	for _, f := range files {
+		w, err := zw.Create(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, f[1])
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestStructure(t *testing.T) {
+	body := `<text:h text:outline-level="2">Methods  used</text:h>` +
+		`<text:p>  The <text:span text:style-name="T1">committee</text:span> <text:span text:style-name="T2">approved</text:span> the budget, see <text:a xlink:href="https://example.com/">the site</text:a>.<text:note><text:note-body><text:p>footnote</text:p></text:note-body></text:note></text:p>` +
+		`<text:list><text:list-item><text:p>First</text:p><text:list><text:list-item><text:p>Nested</text:p></text:list-item></text:list></text:list-item><text:list-item/></text:list>` +
+		`<table:table><table:table-row><table:table-cell table:number-columns-spanned="2"><text:p>wide</text:p></table:table-cell><table:covered-table-cell/></table:table-row>` +
+		`<table:table-row><table:table-cell><text:p>a</text:p></table:table-cell><table:table-cell><text:p>b</text:p></table:table-cell></table:table-row></table:table>`
+	got, err := partitionBytes(t, "x.odt", odtOf(t, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type exp struct {
+		typ   element.Type
+		text  string
+		depth int
+	}
+	want := []exp{
+		{element.Title, "Methods used", 1},
+		{element.NarrativeText, "The committee approved the budget, see the site.", 0},
+		{element.ListItem, "First", 0},
+		{element.ListItem, "Nested", 1},
+		{element.Table, "wide a b", -1},
+	}
+	if len(got) != len(want) {
+		for _, g := range got {
+			t.Logf("%s %q", g.Type, g.Text)
+		}
+		t.Fatalf("got %d elements, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		d := -1
+		if g.Metadata.CategoryDepth != nil {
+			d = *g.Metadata.CategoryDepth
+		}
+		if g.Type != w.typ || g.Text != w.text || d != w.depth {
+			t.Errorf("#%d: got %s %q %d, want %+v", i, g.Type, g.Text, d, w)
+		}
+	}
+	m := got[1].Metadata
+	if strings.Join(m.EmphasizedTextContents, "|") != "committee|approved|approved" || strings.Join(m.EmphasizedTextTags, "|") != "b|b|i" {
+		t.Errorf("emphasis %v %v", m.EmphasizedTextContents, m.EmphasizedTextTags)
+	}
+	if len(m.Links) != 1 || m.Links[0].URL != "https://example.com/" || m.Links[0].StartIndex != 39 {
+		t.Errorf("links %+v", m.Links)
+	}
+	if h := got[4].Metadata.TextAsHTML; h != `<table><tr><td>wide</td><td>wide</td></tr><tr><td>a</td><td>b</td></tr></table>` {
+		t.Errorf("html %s", h)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	deep := strings.Repeat(`<text:list><text:list-item>`, 3000) + strings.Repeat(`</text:list-item></text:list>`, 3000)
+	cases := []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"not a zip", []byte("hello"), "File is not a valid odt"},
+		{"no content", func() []byte {
+			var b bytes.Buffer
+			zw := zip.NewWriter(&b)
+			w, _ := zw.Create("mimetype")
+			io.WriteString(w, MIME)
+			zw.Close()
+			return b.Bytes()
+		}(), "File is not a valid odt"},
+		{"deep nesting", odtOf(t, deep), "too deep"},
+		{"malformed", odtOf(t, `<text:p>unclosed`), "odt:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := partitionBytes(t, "x.odt", c.data)
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || !strings.Contains(ee.Msg, c.msg) {
+				t.Fatalf("got %v, want unprocessable error containing %q", err, c.msg)
+			}
+		})
+	}
+}
