@@ -97,3 +97,35 @@ func mustJSON(e element.Element) string {
 	b, _ := e.MarshalJSON()
 	return string(b)
 }
+
+// TestMultiColumnByTitleGolden: multi-column-2p.pdf through the fast strategy, then by_title with
+// max_characters=2000, multipage_sections=false, include_orig_elements=false must give the
+// head golden exactly: chunk texts, metadata and (hashed with the file name "None", as that
+// golden was) element IDs. The input is Quarry's own unchunked partition output, kept as a
+// fixture so this test checks chunking alone; regenerate it with
+//
+//	quarry partition --strategy=fast testdata/reference/docs/multi-column-2p.pdf \
+//	  > chunking/testdata/multi-column-2p.pdf.elements.json
+func TestMultiColumnByTitleGolden(t *testing.T) {
+	golden := loadElements(t, filepath.Join(refDir, "head/local-single-file-chunk-no-orig-elements/multi-column-2p.pdf.json"))
+	in := loadElements(t, "testdata/multi-column-2p.pdf.elements.json")
+	got, err := Chunk(context.Background(), in, Options{
+		Strategy: "by_title", MaxCharacters: element.Int(2000), MultipageSections: false, IncludeOrigElements: false,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	element.AssignIDs(got, "", false)
+	if len(got) != len(golden) {
+		t.Fatalf("got %d chunks, want %d", len(got), len(golden))
+	}
+	for i := range got {
+		g := got[i]
+		g.Metadata.Filename = "" // the ingest golden removed file names
+		w := comparable(golden[i])
+		w.ID = golden[i].ID
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("chunk %d:\n got %s\nwant %s", i, mustJSON(g), mustJSON(w))
+		}
+	}
+}
