@@ -20,6 +20,12 @@ type sectProps struct {
 	footers   map[string]string
 }
 
+// readContentControls makes block-level content controls (w:sdt, as Word uses for cover
+// pages, tables of contents and templated tables) and custom-XML blocks contribute their
+// paragraphs and tables. python-docx, and so the reference, skips them and loses that
+// content; set it to false for strict parity.
+const readContentControls = true
+
 // parser walks one WordprocessingML part with a streaming decoder. It follows python-docx's
 // view of the XML: only direct w:r and w:hyperlink children of a paragraph carry its text, and
 // only w:p and w:tbl children of a container are blocks (content controls, tracked insertions
@@ -32,6 +38,7 @@ type parser struct {
 	lrpb    bool // a rendered page break was seen where the reference looks for one
 	bodySec *sectProps
 	n       int // elements read, for periodic cancellation checks
+	nest    int // content-control nesting
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -94,6 +101,24 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 					return nil, err
 				}
 				out = append(out, Block{T: tbl})
+			case "sdt", "sdtContent", "customXml":
+				if !readContentControls {
+					if err := p.dec.Skip(); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				// Block-level content controls wrap ordinary paragraphs and tables; their
+				// content is read in place (see readContentControls).
+				if p.nest++; p.nest > opc.MaxDepth {
+					return nil, opc.ErrTooDeep
+				}
+				inner, err := p.blocks(depth)
+				p.nest--
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
 			case "sectPr":
 				if p.body && depth == 0 {
 					sp, err := p.sectPr()
