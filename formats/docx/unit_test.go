@@ -253,3 +253,18 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 }
+
+func TestContentControls(t *testing.T) {
+	body := `<w:sdt><w:sdtPr/><w:sdtContent>` + p(r("Inside a content control")) +
+		`<w:tbl><w:tr><w:tc>` + p(r("cell")) + `</w:tc></w:tr></w:tbl></w:sdtContent></w:sdt><w:sectPr/>`
+	got, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !readContentControls {
+		t.Skip("content controls disabled")
+	}
+	if len(got) != 2 || got[0].Text != "Inside a content control" || got[1].Type != element.Table || got[1].Text != "cell" {
+		t.Fatalf("got %+v", got)
+	}
+}
