@@ -56,10 +56,9 @@ func TextRows(rows [][]string) [][]Cell {
 }
 
 // EscapeCellText escapes &, < and > and turns newlines into <br/>.
-func EscapeCellText(s string) string {
-	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-	return strings.ReplaceAll(s, "\n", "<br/>")
-}
+func EscapeCellText(s string) string { return cellEscaper.Replace(s) }
+
+var cellEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\n", "<br/>")
 
 // TableText is a table's element text: every non-empty cell text joined by single spaces, with
 // whitespace runs collapsed.

@@ -20,8 +20,42 @@ import (
 )
 
 func init() {
-	engine.RegisterStrategy("fast", engine.PartitionFunc(Partition))
+	engine.RegisterStrategy("fast", strategy{})
+	// The reference opens every PDF before choosing a strategy, so an encrypted or broken file
+	// gets its 422 answer whatever strategy was asked for.
+	engine.RegisterPrecheck("application/pdf", func(ctx context.Context, doc *engine.Document) error {
+		return MapError(pdf.Check(ctx, doc.Content, doc.Size))
+	})
 }
+
+// strategy is the registered fast strategy: a partitioner that can also tell "auto" whether a
+// PDF has a usable text layer.
+type strategy struct{}
+
+func (strategy) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return Partition(ctx, doc, opts, emit)
+}
+
+// HasText reports whether any page has extractable text.
+func (strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.Options) (bool, error) {
+	d, err := pdf.Open(ctx, doc.Content, doc.Size)
+	if err != nil {
+		return false, MapError(err)
+	}
+	params := Params(opts)
+	for n := 1; n <= d.NumPages(); n++ {
+		page, err := d.Page(ctx, n, params)
+		if err != nil {
+			continue // a damaged page does not decide
+		}
+		if page.HasText() {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+var _ engine.TextLayerProber = strategy{}
 
 // Error messages of the reference (partition-api.md §4).
 const (
