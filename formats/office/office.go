@@ -1,0 +1,199 @@
+// Package office partitions legacy binary Office documents (.doc, .ppt, .xls) as the reference
+// does: LibreOffice converts them to their Office Open XML counterparts (DOCX, PPTX, XLSX),
+// whose registered partitioners then produce the elements.
+//
+// LibreOffice runs headless in a separate process group, with a private profile directory per
+// conversion (so concurrent conversions never share state), under a deadline after which the
+// whole process group is killed. The Debian packages libreoffice-writer-nogui,
+// libreoffice-impress-nogui and libreoffice-calc-nogui provide it.
+package office
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// Canonical MIME types of the legacy formats and of their conversion targets.
+const (
+	MIMEDOC  = "application/msword"
+	MIMEPPT  = "application/vnd.ms-powerpoint"
+	MIMEXLS  = "application/vnd.ms-excel"
+	MIMEDOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	MIMEPPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+	MIMEXLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+)
+
+// DefaultTimeout bounds one conversion. A cold LibreOffice start takes a few seconds; large
+// presentations take tens.
+const DefaultTimeout = 120 * time.Second
+
+// maxOutput bounds the converted file read back.
+const maxOutput = 512 << 20
+
+// conversion says how one legacy type is converted.
+type conversion struct {
+	ext    string // extension given to the input file, which LibreOffice uses to pick a filter
+	format string // --convert-to argument and output extension
+	target string // MIME type of the converted document
+}
+
+var conversions = map[string]conversion{
+	MIMEDOC: {".doc", "docx", MIMEDOCX},
+	MIMEPPT: {".ppt", "pptx", MIMEPPTX},
+	MIMEXLS: {".xls", "xlsx", MIMEXLSX},
+}
+
+// Partitioner converts with LibreOffice and partitions the result with the partitioner
+// registered for the target type.
+type Partitioner struct {
+	Converter Converter
+}
+
+var _ engine.Partitioner = Partitioner{}
+
+func init() {
+	engine.RegisterFormat(Partitioner{}, MIMEDOC, MIMEPPT, MIMEXLS)
+}
+
+// Partition implements engine.Partitioner.
+func (p Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	conv, ok := conversions[doc.MIMEType]
+	if !ok {
+		return engine.UnsupportedError(doc.MIMEType)
+	}
+	next, ok := engine.LookupFormat(conv.target)
+	if !ok {
+		return engine.Errorf(engine.KindInternal, "office: no partitioner registered for %s", conv.target)
+	}
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("office: read: %w", err)
+	}
+	out, err := p.Converter.Convert(ctx, data, conv.ext, conv.format)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSuffix(doc.BaseName(), filepath.Ext(doc.BaseName())) + "." + conv.format
+	converted := engine.NewDocument(name, out)
+	converted.MIMEType = conv.target
+	return next.Partition(ctx, converted, opts, emit)
+}
+
+// Converter runs LibreOffice. The zero value looks soffice up on PATH and uses DefaultTimeout.
+type Converter struct {
+	// Binary is the LibreOffice executable; "" means soffice (or libreoffice) on PATH.
+	Binary string
+	// Timeout bounds one conversion; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
+var ErrNotInstalled = errors.New("soffice command was not found. Please install libreoffice on your system and try again")
+
+func (c Converter) binary() (string, error) {
+	if c.Binary != "" {
+		if p, err := exec.LookPath(c.Binary); err == nil {
+			return p, nil
+		}
+		return "", ErrNotInstalled
+	}
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNotInstalled
+}
+
+// Available reports whether LibreOffice can be run.
+func (c Converter) Available() bool {
+	_, err := c.binary()
+	return err == nil
+}
+
+// Convert converts data, a document whose type LibreOffice recognises from extension ext
+// (".doc"), to format ("docx") and returns the converted bytes.
+func (c Converter) Convert(ctx context.Context, data []byte, ext, format string) ([]byte, error) {
+	bin, err := c.binary()
+	if err != nil {
+		return nil, &engine.Error{Kind: engine.KindInternal, Msg: err.Error(), Err: err}
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	dir, err := os.MkdirTemp("", "quarry-office-")
+	if err != nil {
+		return nil, fmt.Errorf("office: temp dir: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "document"+ext)
+	if err := os.WriteFile(in, data, 0o600); err != nil {
+		return nil, fmt.Errorf("office: write input: %w", err)
+	}
+	outDir := filepath.Join(dir, "out")
+	profile := filepath.Join(dir, "profile")
+
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, bin,
+		"-env:UserInstallation=file://"+filepath.ToSlash(profile),
+		"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
+		"--convert-to", format, "--outdir", outDir, in)
+	cmd.Dir = dir
+	// HOME points into the temporary directory so nothing is written to the user's home.
+	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
+	setGroup(cmd)
+	// soffice is a launcher that forks soffice.bin: kill the whole process group, not just
+	// the launcher, so a hung conversion leaves nothing behind.
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stdout = &stderr
+	cmd.Stderr = &stderr
+	runErr := cmd.Run()
+	_ = killGroup(cmd) // reap any child that outlived the launcher
+
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if runCtx.Err() == context.DeadlineExceeded {
+		return nil, engine.Errorf(engine.KindUnprocessable, "office: LibreOffice conversion to %s timed out after %s", format, timeout)
+	}
+	out := filepath.Join(outDir, "document."+format)
+	fi, statErr := os.Stat(out)
+	if statErr != nil || fi.Size() == 0 {
+		detail := strings.TrimSpace(lastLine(stderr.String()))
+		if runErr != nil {
+			detail = runErr.Error() + ": " + detail
+		}
+		return nil, engine.Errorf(engine.KindUnprocessable,
+			"office: LibreOffice could not convert the document to %s (damaged, password-protected or not a %s file): %s",
+			format, strings.TrimPrefix(ext, "."), detail)
+	}
+	if fi.Size() > maxOutput {
+		return nil, engine.Errorf(engine.KindUnprocessable, "office: converted document is %d bytes, more than %d", fi.Size(), maxOutput)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("office: read converted document: %w", err)
+	}
+	return b, nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
