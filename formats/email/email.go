@@ -78,6 +78,9 @@ func nesting(ctx context.Context) int {
 // with the message metadata. doc is the message's own document (its name becomes the
 // attachments' attached_to_filename).
 func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if opts == nil {
 		o := engine.DefaultOptions()
 		opts = &o
@@ -127,7 +130,6 @@ func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document,
 	}
 	inner := context.WithValue(ctx, nestingKey{}, depth+1)
 	sub := *opts
-	sub.Chunking = opts.Chunking
 	sub.Chunking.Strategy = ""
 	sub.StartingPageNumber = 1
 	sub.ContentType = ""

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"mime"
 	"net/textproto"
 	"strings"
 
@@ -144,7 +145,8 @@ func findBody(p *enmime.Part, html, plain **enmime.Part, depth int) {
 		return
 	}
 	root := p.FirstChild
-	if start := strings.Trim(p.ContentTypeParams["start"], "<> "); start != "" {
+	_, params, _ := mime.ParseMediaType(p.Header.Get("Content-Type"))
+	if start := strings.Trim(params["start"], "<> "); start != "" {
 		for c := p.FirstChild; c != nil; c = c.NextSibling {
 			if strings.Trim(c.ContentID, "<> ") == start {
 				root = c
