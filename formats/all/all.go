@@ -11,6 +11,7 @@ import (
 	_ "github.com/quarrydocs/quarry/formats/json"
 	_ "github.com/quarrydocs/quarry/formats/markdown"
 	_ "github.com/quarrydocs/quarry/formats/odt"
+	_ "github.com/quarrydocs/quarry/formats/office"
 	_ "github.com/quarrydocs/quarry/formats/org"
 	_ "github.com/quarrydocs/quarry/formats/pptx"
 	_ "github.com/quarrydocs/quarry/formats/rst"
