@@ -26,6 +26,7 @@ package chunking
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"strings"
 
@@ -84,9 +85,9 @@ type chunker struct {
 	norm    []string
 	normLen []int
 	rawLen  []int
-	// origIDs are the IDs the elements get inside orig_elements (nil: keep theirs).
-	origIDs  []string
-	idRemap  map[string]string
+	// orig holds every element's copy for orig_elements, made on first use; chunks share
+	// sub-slices of it since pre-chunks are runs of consecutive elements.
+	orig     []element.Element
 	newTable func() string
 }
 
@@ -118,54 +119,47 @@ func newChunker(elems []element.Element, r resolved) *chunker {
 	return c
 }
 
-// origID returns the ID element i carries inside orig_elements, and remaps parent IDs to match.
-func (c *chunker) prepareOrigIDs() {
-	if c.origIDs != nil || c.opts.keepOrigIDs {
-		return
-	}
-	c.origIDs = make([]string, len(c.in))
-	c.idRemap = make(map[string]string, len(c.in))
-	for i := range c.in {
-		id := uuid.NewString()
-		c.origIDs[i] = id
-		if old := c.in[i].ID; old != "" {
-			if _, dup := c.idRemap[old]; !dup {
-				c.idRemap[old] = id
-			}
-		}
-	}
-}
-
-// origElements returns copies of the elements at idx for a chunk's orig_elements: nested
-// orig_elements are removed (no recursion) and IDs are replaced as Options describes.
-func (c *chunker) origElements(idx []int) []element.Element {
-	c.prepareOrigIDs()
-	out := make([]element.Element, len(idx))
-	for k, i := range idx {
-		e := c.in[i]
-		e.Metadata.OrigElements = nil
-		if c.origIDs != nil {
-			e.ID = c.origIDs[i]
-			if p := e.Metadata.ParentID; p != "" {
-				if np, ok := c.idRemap[p]; ok {
-					e.Metadata.ParentID = np
-				} else {
-					// The parent was not part of this chunking call: a dangling hash would
-					// mislead, and the reference's random IDs could never match it anyway.
-					e.Metadata.ParentID = ""
+// origElements returns the elements lo…hi-1 as a chunk's orig_elements: copies without nested
+// orig_elements (no recursion), with IDs replaced as Options describes. The result shares its
+// backing array with other chunks' and must not be appended to.
+func (c *chunker) origElements(lo, hi int) []element.Element {
+	if c.orig == nil {
+		c.orig = make([]element.Element, len(c.in))
+		copy(c.orig, c.in)
+		var ids []string
+		remap := map[string]string{}
+		if !c.opts.keepOrigIDs {
+			ids = newUUIDs(len(c.in))
+			for i := range c.in {
+				if old := c.in[i].ID; old != "" {
+					if _, dup := remap[old]; !dup {
+						remap[old] = ids[i]
+					}
 				}
 			}
 		}
-		out[k] = e
+		for i := range c.orig {
+			e := &c.orig[i]
+			e.Metadata.OrigElements = nil
+			if ids == nil {
+				continue
+			}
+			e.ID = ids[i]
+			if p := e.Metadata.ParentID; p != "" {
+				// A parent outside this chunking call keeps no link: its hash could never
+				// match the reference's random IDs anyway.
+				e.Metadata.ParentID = remap[p]
+			}
+		}
 	}
-	return out
+	return c.orig[lo:hi:hi]
 }
 
 func isTable(t element.Type) bool { return t == element.Table || t == element.TableChunk }
 
 // preChunk is a run of consecutive elements that will become one or more chunks.
 type preChunk struct {
-	idx    []int
+	lo, hi int    // the elements lo…hi-1
 	prefix string // overlap carried from the previous pre-chunk (text pre-chunks only)
 	table  bool
 	// hard marks a pre-chunk that starts on a boundary combining must respect (a new page
@@ -180,7 +174,7 @@ func (c *chunker) textLen(p *preChunk) int {
 	if p.prefix != "" {
 		n, segs = runeLen(p.prefix), 1
 	}
-	for _, i := range p.idx {
+	for i := p.lo; i < p.hi; i++ {
 		if c.normLen[i] > 0 {
 			n += c.normLen[i]
 			segs++
@@ -199,7 +193,7 @@ func (c *chunker) text(p *preChunk) (string, bool) {
 	if p.prefix != "" {
 		b.WriteString(p.prefix)
 	}
-	for _, i := range p.idx {
+	for i := p.lo; i < p.hi; i++ {
 		t := c.norm[i]
 		if t == "" {
 			continue
@@ -217,7 +211,7 @@ func (c *chunker) text(p *preChunk) (string, bool) {
 // does (§10.2), so chunks can come out a little shorter than the window after normalisation.
 type builder struct {
 	c       *chunker
-	idx     []int
+	lo, n   int // the pre-chunk so far is elements lo…lo+n-1
 	prefix  string
 	segs    int
 	textLen int
@@ -225,10 +219,10 @@ type builder struct {
 }
 
 func (b *builder) fits(i int) bool {
-	if len(b.idx) == 0 {
+	if b.n == 0 {
 		return true
 	}
-	if isTable(b.c.in[i].Type) || isTable(b.c.in[b.idx[0]].Type) {
+	if isTable(b.c.in[i].Type) || isTable(b.c.in[b.lo].Type) {
 		return false
 	}
 	cur := b.textLen
@@ -243,7 +237,10 @@ func (b *builder) fits(i int) bool {
 }
 
 func (b *builder) add(i int) {
-	b.idx = append(b.idx, i)
+	if b.n == 0 {
+		b.lo = i
+	}
+	b.n++
 	if b.c.rawLen[i] > 0 {
 		b.segs++
 		b.textLen += b.c.rawLen[i]
@@ -251,10 +248,10 @@ func (b *builder) add(i int) {
 }
 
 func (b *builder) flush(out []preChunk) []preChunk {
-	if len(b.idx) == 0 {
+	if b.n == 0 {
 		return out
 	}
-	p := preChunk{idx: b.idx, prefix: b.prefix, table: isTable(b.c.in[b.idx[0]].Type), hard: b.hard}
+	p := preChunk{lo: b.lo, hi: b.lo + b.n, prefix: b.prefix, table: isTable(b.c.in[b.lo].Type), hard: b.hard}
 	tail := ""
 	if p.table {
 		// No overlap is carried into or out of a table.
@@ -264,7 +261,7 @@ func (b *builder) flush(out []preChunk) []preChunk {
 		tail = trimPy(lastRunes(t, n))
 	}
 	out = append(out, p)
-	b.idx = nil
+	b.n = 0
 	b.hard = false
 	b.prefix = tail
 	b.segs, b.textLen = 0, 0
@@ -382,7 +379,7 @@ func (c *chunker) combine(pres []preChunk) []preChunk {
 			continue
 		}
 		if acc != nil {
-			addLen := c.textLen(&preChunk{idx: p.idx})
+			addLen := c.textLen(&preChunk{lo: p.lo, hi: p.hi})
 			merged := accLen
 			if addLen > 0 {
 				if merged > 0 {
@@ -391,14 +388,13 @@ func (c *chunker) combine(pres []preChunk) []preChunk {
 				merged += addLen
 			}
 			if !p.hard && accLen < c.opts.combine && merged <= c.opts.hard {
-				acc.idx = append(acc.idx, p.idx...)
+				acc.hi = p.hi
 				accLen = merged
 				continue
 			}
 			flush()
 		}
 		cp := p
-		cp.idx = append([]int(nil), p.idx...)
 		acc = &cp
 		accLen = c.textLen(acc)
 	}
@@ -415,9 +411,9 @@ func (c *chunker) textChunks(out []element.Element, p preChunk) []element.Elemen
 		// duplicate text already in its neighbour.
 		return out
 	}
-	md := c.consolidate(p.idx)
+	md := c.consolidate(p.lo, p.hi)
 	if c.opts.includeOrig {
-		md.OrigElements = c.origElements(p.idx)
+		md.OrigElements = c.origElements(p.lo, p.hi)
 	}
 	if runeLen(text) <= c.opts.hard {
 		return append(out, element.Element{Type: element.CompositeElement, Text: text, Metadata: md})
@@ -427,6 +423,28 @@ func (c *chunker) textChunks(out []element.Element, p preChunk) []element.Elemen
 		m := md
 		m.IsContinuation = k > 0
 		out = append(out, element.Element{Type: element.CompositeElement, Text: piece, Metadata: m})
+	}
+	return out
+}
+
+// newUUIDs returns n random (version 4) UUIDs, drawing the randomness in one read.
+func newUUIDs(n int) []string {
+	buf := make([]byte, 16*n)
+	if _, err := rand.Read(buf); err != nil {
+		// crypto/rand does not fail on supported platforms; fall back to the library anyway.
+		out := make([]string, n)
+		for i := range out {
+			out[i] = uuid.NewString()
+		}
+		return out
+	}
+	out := make([]string, n)
+	for i := range out {
+		b := buf[16*i : 16*i+16]
+		b[6] = b[6]&0x0f | 0x40 // version 4
+		b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+		u, _ := uuid.FromBytes(b)
+		out[i] = u.String()
 	}
 	return out
 }

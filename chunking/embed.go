@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
@@ -47,6 +46,7 @@ func (h HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, e
 	}
 	out := make([][]float32, len(texts))
 	counts := map[uint32]float64{}
+	var gram []rune
 	for i, t := range texts {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -60,10 +60,14 @@ func (h HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, e
 			if stopWords[w] {
 				continue
 			}
-			counts[featureHash("w:"+w)] += 1
-			rs := []rune("^" + w + "$")
-			for k := 0; k+3 <= len(rs); k++ {
-				counts[featureHash(string(rs[k:k+3]))] += 0.5
+			counts[featureHash(w)] += 1
+			gram = append(gram[:0], '^')
+			for _, r := range w {
+				gram = append(gram, r)
+			}
+			gram = append(gram, '$')
+			for k := 0; k+3 <= len(gram); k++ {
+				counts[gramHash(gram[k:k+3])] += 0.5
 			}
 		}
 		v := make([]float32, dims)
@@ -94,10 +98,29 @@ func (h HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, e
 	return out, nil
 }
 
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// gramHash is FNV-1a over the code points of a character n-gram; word features use the bytes
+// of the word, so the two never share a hash by construction of their inputs' shapes.
+func gramHash(g []rune) uint32 {
+	h := uint32(fnvOffset)
+	for _, r := range g {
+		h ^= uint32(r)
+		h *= fnvPrime
+	}
+	return h ^ 0x9e3779b9
+}
+
 func featureHash(s string) uint32 {
-	f := fnv.New32a()
-	_, _ = f.Write([]byte(s))
-	return f.Sum32()
+	h := uint32(fnvOffset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
 
 var stopWords = func() map[string]bool {

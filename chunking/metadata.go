@@ -19,14 +19,14 @@ var (
 		"segment_end_seconds", "detection_origin"}
 )
 
-// consolidate merges the metadata of the elements at idx into a CompositeElement's metadata
+// consolidate merges the metadata of the elements lo…hi-1 into a CompositeElement's metadata
 // (§10.6): first non-empty value for document-level fields, concatenation for the emphasis and
 // link lists, ordered union for languages, space-joined text_as_html; element-specific fields
 // (coordinates, depth, parent, links with offsets…) are dropped.
-func (c *chunker) consolidate(idx []int) element.Metadata {
+func (c *chunker) consolidate(lo, hi int) element.Metadata {
 	var m element.Metadata
 	var html []string
-	for _, i := range idx {
+	for i := lo; i < hi; i++ {
 		s := &c.in[i].Metadata
 		firstStr(&m.Filename, s.Filename)
 		firstStr(&m.Filetype, s.Filetype)

@@ -200,14 +200,14 @@ func escapeAttr(b *strings.Builder, s string) { attrEscaper.WriteString(b, s) }
 
 // tableChunks forms the chunks of a table pre-chunk (§10.7).
 func (c *chunker) tableChunks(out []element.Element, p preChunk) []element.Element {
-	tbl := &c.in[p.idx[0]]
+	tbl := &c.in[p.lo]
 	if collapse(tbl.Text) == "" {
 		return out
 	}
 	text := trimPy(tbl.Text)
 	md := tableMetadata(tbl.Metadata)
 	if c.opts.includeOrig {
-		md.OrigElements = c.origElements(p.idx[:1])
+		md.OrigElements = c.origElements(p.lo, p.lo+1)
 	}
 	var ht *htmlTable
 	if tbl.Metadata.TextAsHTML != "" {

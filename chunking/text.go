@@ -30,7 +30,23 @@ func collapse(s string) string {
 	if clean && !prevSpace || s == "" {
 		return s
 	}
-	return strings.Join(strings.FieldsFunc(s, isPySpace), " ")
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false
+	for i, r := range s {
+		if isPySpace(r) {
+			pending = b.Len() > 0
+			continue
+		}
+		if pending {
+			b.WriteByte(' ')
+			pending = false
+		}
+		// Copy the source bytes, not r, so invalid UTF-8 passes through unchanged.
+		_, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[i : i+size])
+	}
+	return b.String()
 }
 
 func trimPy(s string) string      { return strings.TrimFunc(s, isPySpace) }
