@@ -1,7 +1,7 @@
 // Package xml partitions XML documents as the reference does: one element per XML element with
 // non-blank direct text (the text before its first child), emitted when the element closes,
 // classified by the §8 rules; with xml_keep_tags, one element holding the whole document.
-// Entities are never expanded, so entity-expansion attacks are inert.
+// Entities declared in a DTD are never expanded, so entity-expansion attacks are inert.
 package xml
 
 import (
@@ -9,6 +9,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
@@ -20,6 +21,8 @@ import (
 func init() {
 	engine.RegisterFormat(engine.PartitionFunc(Partition), "application/xml")
 }
+
+var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)
 
 // maxDepth bounds element nesting; deeper documents are rejected rather than tracked.
 const maxDepth = 1 << 20
@@ -49,7 +52,10 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		src = r
 	}
 	dec := xml.NewDecoder(src)
-	dec.Strict = false // keep undefined entities literally instead of failing, never expand them
+	// Entities declared in the DTD are never expanded (the reference parses with
+	// resolve_entities=False): they read as empty, so entity-expansion attacks are inert.
+	// Undeclared entities and malformed markup are errors, as in lxml.
+	dec.Entity = map[string]string{}
 	dec.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		if opts.Encoding != "" {
 			return input, nil // already decoded
@@ -83,6 +89,10 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		case xml.CharData:
 			if n := len(stack); n > 0 && !stack[n-1].hasChild {
 				stack[n-1].text.Write(t)
+			}
+		case xml.Directive:
+			for _, m := range entityDecl.FindAllSubmatch(t, -1) {
+				dec.Entity[string(m[1])] = ""
 			}
 		case xml.Comment, xml.ProcInst:
 			if n := len(stack); n > 0 {

@@ -1,0 +1,62 @@
+package textenc
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestDecode(t *testing.T) {
+	cases := []struct {
+		in, enc, want string
+	}{
+		{"caf\xe9", "cp1252", "café"},
+		{"caf\xe9", "CP1252", "café"},
+		{"caf\xe9", "windows_1252", "café"},
+		{"caf\xe9", "latin-1", "café"},
+		{"\x80", "windows-1252", "€"},
+		{"\xef\xbb\xbfhi", "", "hi"},
+		{"h\xc3\xa9", "", "hé"},
+		{"h\xe9", "", "hé"}, // not UTF-8: detected as cp1252
+	}
+	for _, c := range cases {
+		got, err := Decode([]byte(c.in), c.enc)
+		if err != nil || got != c.want {
+			t.Errorf("Decode(%q, %q) = %q, %v; want %q", c.in, c.enc, got, err, c.want)
+		}
+	}
+	if _, err := Decode([]byte("x"), "klingon"); err == nil || err.Error() != "unknown encoding: klingon" {
+		t.Errorf("unknown encoding: %v", err)
+	}
+	if _, err := Decode([]byte("ok\xff"), "utf-8"); err == nil || !strings.Contains(err.Error(), "position 2") {
+		t.Errorf("invalid utf-8: %v", err)
+	}
+	if _, err := Decode([]byte("\x81"), "cp1252"); err == nil {
+		t.Error("undefined cp1252 byte accepted")
+	}
+}
+
+func TestStreamingReaderChecksUTF8AcrossReads(t *testing.T) {
+	text := strings.Repeat("é", 5000) // two-byte runes cut at every read boundary
+	r, _ := NewReader(iotest.OneByteReader(strings.NewReader(text)), "")
+	buf := make([]byte, 0, len(text))
+	chunk := make([]byte, 8)
+	for {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(buf) != text {
+		t.Error("streamed text changed")
+	}
+	r, _ = NewReader(strings.NewReader("abc\xffdef"), "utf-8")
+	if _, err := io.ReadAll(r); err == nil || !strings.Contains(err.Error(), "position 3") {
+		t.Errorf("invalid byte not reported: %v", err)
+	}
+}
