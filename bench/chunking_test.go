@@ -44,7 +44,7 @@ func chunkingElements(b *testing.B, n int) []element.Element {
 }
 
 // BenchmarkChunkingVsLangChain chunks 100 000 elements with every Quarry strategy
-// (max_characters 500, orig_elements kept) and splits the same texts, joined by blank lines,
+// (max_characters 500, orig_elements kept; and basic without orig_elements) and splits the same texts, joined by blank lines,
 // with LangChain's RecursiveCharacterTextSplitter (chunkSize 500) in Node.js, reporting
 // elements/s for both and the ratio. The peer needs `npm ci --prefix bench/chunking_langchain`
 // (make deps); without it only Quarry's figures are reported.
@@ -56,9 +56,13 @@ func BenchmarkChunkingVsLangChain(b *testing.B) {
 		texts[i] = e.Text
 	}
 	peer := langChainElementsPerSecond(b, texts, size)
-	for _, s := range []string{chunking.Basic, chunking.ByTitle, chunking.ByPage, chunking.BySimilarity} {
+	for _, s := range []string{chunking.Basic, chunking.ByTitle, chunking.ByPage, chunking.BySimilarity, "basic-no-orig"} {
 		b.Run(s, func(b *testing.B) {
 			o := chunking.Options{Strategy: s, MaxCharacters: element.Int(size), MultipageSections: true, IncludeOrigElements: true}
+			if s == "basic-no-orig" {
+				// Closest to the peer's job: no orig_elements copies.
+				o.Strategy, o.IncludeOrigElements = chunking.Basic, false
+			}
 			var elapsed time.Duration
 			for b.Loop() {
 				start := time.Now()

@@ -10,7 +10,10 @@ import (
 // normalises text with Python's whitespace rules, which also count the ASCII information
 // separators U+001C…U+001F that Go's unicode.IsSpace does not.
 func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+	if r < 0x80 {
+		return r == ' ' || (r >= '\t' && r <= '\r') || (r >= 0x1c && r <= 0x1f)
+	}
+	return unicode.IsSpace(r)
 }
 
 // collapse joins the whitespace-separated words of s with single spaces (Python's
