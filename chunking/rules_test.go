@@ -443,3 +443,18 @@ func TestLongElementSplitsInLinearTime(t *testing.T) {
 		}
 	}
 }
+
+// Chunk honours cancellation instead of finishing a long run.
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	in := make([]element.Element, 5000)
+	for i := range in {
+		in[i] = nt("text")
+	}
+	for _, s := range []string{"basic", "by_similarity"} {
+		if _, err := Chunk(ctx, in, opts(s, 100)); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: error %v", s, err)
+		}
+	}
+}
