@@ -1,0 +1,274 @@
+// Package host runs strategy plugins out of process with hashicorp/go-plugin and wraps each in
+// an engine.Partitioner, so the engine cannot tell a plugin from an in-process strategy.
+//
+// A plugin is an executable named quarry-plugin-<name> in a plugin directory, with its SHA-256
+// in quarry-plugin-<name>.sha256 beside it; the checksum is verified before every launch. The
+// host talks to it over gRPC with mutual TLS (go-plugin's AutoMTLS), keeps a warm pool of
+// processes per plugin sized to the cores, gives every call a deadline and every process an
+// address-space limit, and when a process crashes, hangs or blows its memory it is killed, the
+// call gets an error naming the plugin, and the next call starts a fresh process. On Linux a
+// parent-death signal kills plugins when the host dies, so none outlives it.
+//
+// The pure-Go built-in strategies are served the same way by re-executing the host's own
+// binary (quarry plugin serve <strategy>); Options.InProcess runs them in process instead.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/quarrydocs/quarry/engine"
+	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
+)
+
+// Environment variables read by ConfigFromEnv.
+const (
+	EnvPluginDir   = "QUARRY_PLUGIN_DIR"
+	EnvWorkers     = "QUARRY_PLUGIN_WORKERS"
+	EnvTimeout     = "QUARRY_PLUGIN_TIMEOUT"
+	EnvMemoryLimit = "QUARRY_PLUGIN_MEMORY_LIMIT_MB"
+)
+
+// Config holds the host's defaults; a Spec may override them per plugin.
+type Config struct {
+	// Dirs are the plugin directories searched by Discover.
+	Dirs []string
+	// Workers is the number of processes per plugin (default: the number of cores).
+	Workers int
+	// Timeout is the deadline of one partition call (default 10 minutes).
+	Timeout time.Duration
+	// MemoryLimit is the memory limit of a plugin process in bytes (0 = none): RLIMIT_DATA,
+	// with RLIMIT_AS at MemoryLimit+AddressSpaceHeadroom as a backstop.
+	MemoryLimit uint64
+	// Logger receives lifecycle events; nil discards them.
+	Logger *slog.Logger
+}
+
+// ConfigFromEnv returns a Config from QUARRY_PLUGIN_* variables.
+func ConfigFromEnv() Config {
+	c := Config{}
+	if d := os.Getenv(EnvPluginDir); d != "" {
+		c.Dirs = splitList(d)
+	}
+	if n, err := strconv.Atoi(os.Getenv(EnvWorkers)); err == nil && n > 0 {
+		c.Workers = n
+	}
+	if d, err := time.ParseDuration(os.Getenv(EnvTimeout)); err == nil && d > 0 {
+		c.Timeout = d
+	}
+	if n, err := strconv.ParseUint(os.Getenv(EnvMemoryLimit), 10, 64); err == nil {
+		c.MemoryLimit = n << 20
+	}
+	return c
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range splitOn(s, os.PathListSeparator) {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func splitOn(s string, sep rune) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		if r == sep {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// Spec says how to launch one plugin.
+type Spec struct {
+	// Name identifies the plugin in errors and logs.
+	Name string
+	// Path is the executable; Args are its arguments.
+	Path string
+	Args []string
+	// SHA256 is the expected hex checksum of Path; empty skips the check (only for the host's
+	// own binary).
+	SHA256 string
+	// Env is added to the plugin's environment (e.g. OMP_THREAD_LIMIT=1 for Tesseract, which
+	// must be set before the process starts).
+	Env []string
+	// Strategies, when known in advance, saves a launch at registration; otherwise the host
+	// asks the plugin (Describe).
+	Strategies []string
+	// Workers, Timeout and MemoryLimit override the host's Config when non-zero.
+	Workers     int
+	Timeout     time.Duration
+	MemoryLimit uint64
+}
+
+// Host owns the plugin processes.
+type Host struct {
+	cfg Config
+	log *slog.Logger
+
+	mu      sync.Mutex
+	plugins map[string]*Plugin
+	closed  bool
+}
+
+// New returns a host with cfg's defaults filled in.
+func New(cfg Config) *Host {
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Minute
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Host{cfg: cfg, log: log, plugins: map[string]*Plugin{}}
+}
+
+// Plugin is one plugin with its pool of processes.
+type Plugin struct {
+	spec Spec
+	host *Host
+	pool *pool
+
+	descMu sync.Mutex
+	desc   *pluginv1.DescribeResponse
+}
+
+// Name is the plugin's name.
+func (p *Plugin) Name() string { return p.spec.Name }
+
+// Add makes a plugin available; no process starts until it is needed.
+func (h *Host) Add(spec Spec) (*Plugin, error) {
+	if spec.Name == "" || spec.Path == "" {
+		return nil, errors.New("plugin host: spec needs a name and a path")
+	}
+	if spec.Workers <= 0 {
+		spec.Workers = h.cfg.Workers
+	}
+	if spec.Timeout <= 0 {
+		spec.Timeout = h.cfg.Timeout
+	}
+	if spec.MemoryLimit == 0 {
+		spec.MemoryLimit = h.cfg.MemoryLimit
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errors.New("plugin host: closed")
+	}
+	if _, dup := h.plugins[spec.Name]; dup {
+		return nil, fmt.Errorf("plugin host: plugin %q added twice", spec.Name)
+	}
+	p := &Plugin{spec: spec, host: h}
+	p.pool = newPool(p, spec.Workers)
+	h.plugins[spec.Name] = p
+	return p, nil
+}
+
+// Plugin returns an added plugin by name.
+func (h *Host) Plugin(name string) (*Plugin, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.plugins[name]
+	return p, ok
+}
+
+// Describe returns what the plugin serves, launching a process if none is running.
+func (p *Plugin) Describe(ctx context.Context) (*pluginv1.DescribeResponse, error) {
+	p.descMu.Lock()
+	defer p.descMu.Unlock()
+	if p.desc != nil {
+		return p.desc, nil
+	}
+	pr, err := p.pool.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d, err := pr.client.Describe(ctx)
+	p.pool.release(pr, err != nil)
+	if err != nil {
+		return nil, p.errorf("describe: %v", err)
+	}
+	p.desc = d
+	return d, nil
+}
+
+// Strategies are the strategy names the plugin serves.
+func (p *Plugin) Strategies(ctx context.Context) ([]string, error) {
+	if len(p.spec.Strategies) > 0 {
+		return p.spec.Strategies, nil
+	}
+	d, err := p.Describe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.Strategies, nil
+}
+
+// Register registers every strategy of every added plugin with the engine, replacing built-in
+// registrations of the same name.
+func (h *Host) Register(ctx context.Context) error {
+	h.mu.Lock()
+	ps := make([]*Plugin, 0, len(h.plugins))
+	for _, p := range h.plugins {
+		ps = append(ps, p)
+	}
+	h.mu.Unlock()
+	var errs []error
+	for _, p := range ps {
+		names, err := p.Strategies(ctx)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, n := range names {
+			engine.ReplaceStrategy(n, p.Partitioner(n))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Processes returns the process IDs currently running for all plugins (for tests and
+// diagnostics).
+func (h *Host) Processes() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var pids []int
+	for _, p := range h.plugins {
+		pids = append(pids, p.pool.pids()...)
+	}
+	return pids
+}
+
+// Close stops every plugin process and waits for them to exit.
+func (h *Host) Close() {
+	h.mu.Lock()
+	h.closed = true
+	ps := h.plugins
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.pool.close() }()
+	}
+	wg.Wait()
+}
+
+func (p *Plugin) errorf(format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return &engine.Error{Kind: engine.KindInternal, Msg: fmt.Sprintf("plugin %s: %s", p.spec.Name, msg), Err: errors.New(msg)}
+}

@@ -1,0 +1,450 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	_ "github.com/quarrydocs/quarry/formats/text"
+	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/strategies/fast"
+)
+
+// pluginDir holds the test plugins built by TestMain, each with its checksum file.
+var pluginDir string
+
+const (
+	envServeFast = "QUARRY_TEST_SERVE_FAST"
+	envChildHost = "QUARRY_TEST_CHILD_HOST"
+)
+
+func TestMain(m *testing.M) {
+	switch {
+	case os.Getenv(envServeFast) != "":
+		// The test binary re-executed as the built-in fast plugin, as quarry plugin serve fast.
+		sdk.Serve(sdk.Strategy{Name: "fast", Partition: fast.Partition})
+	case os.Getenv(envChildHost) != "":
+		childHost()
+		return
+	}
+	dir, err := os.MkdirTemp("", "quarry-plugins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pluginDir = dir
+	for name, pkg := range map[string]string{"misbehave": "./testdata/misbehave", "pdftotext": "../examples/pdftotext"} {
+		out := filepath.Join(dir, Prefix+name)
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", pkg, err)
+			os.Exit(1)
+		}
+		if _, err := WriteChecksum(out); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func newHost(t *testing.T, cfg Config) *Host {
+	t.Helper()
+	cfg.Dirs = []string{pluginDir}
+	h := New(cfg)
+	t.Cleanup(func() {
+		pids := h.Processes()
+		h.Close()
+		assertGone(t, pids)
+	})
+	specs, err := h.Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
+		if _, err := h.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// assertGone fails when a process is still alive (a zombie counts as gone).
+func assertGone(t *testing.T, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("plugin process %d outlived the host", pid)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// Field 3 is the state; Z is a zombie waiting to be reaped, as good as gone.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func run(t *testing.T, h *Host, strategy string, doc *engine.Document) ([]element.Element, error) {
+	t.Helper()
+	p, ok := h.Plugin("misbehave")
+	if !ok {
+		t.Fatal("misbehave plugin not discovered")
+	}
+	opts := engine.DefaultOptions()
+	opts.Extra = map[string]string{"tag": "x"}
+	var out []element.Element
+	err := p.Partitioner(strategy).Partition(context.Background(), doc, &opts, func(e element.Element) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+func textDoc(n int) *engine.Document {
+	data := bytes.Repeat([]byte("quarry "), n/7+1)[:n]
+	d := engine.NewDocument("in.txt", data)
+	d.MIMEType = "text/plain"
+	return d
+}
+
+func checkEcho(t *testing.T, got []element.Element, doc *engine.Document) {
+	t.Helper()
+	if len(got) != 3 {
+		t.Fatalf("echo: %d elements, want 3", len(got))
+	}
+	for i, e := range got {
+		if e.Metadata.PageNumber == nil || *e.Metadata.PageNumber != i+1 {
+			t.Errorf("element %d: page %v", i, e.Metadata.PageNumber)
+		}
+		if !strings.HasPrefix(e.Text, fmt.Sprintf("%s %d ", doc.BaseName(), doc.Size)) || !strings.HasSuffix(e.Text, " x") {
+			t.Errorf("element %d: text %q", i, e.Text)
+		}
+		c := e.Metadata.Coordinates
+		if c == nil || c.Points[3] != (element.Point{20.125, 2.25}) || c.LayoutHeight != 200 {
+			t.Errorf("element %d: coordinates %+v", i, c)
+		}
+	}
+}
+
+func TestEchoStreamsAndPaths(t *testing.T) {
+	h := newHost(t, Config{Workers: 1})
+	for _, n := range []int{0, 10, 3<<20 + 17} {
+		doc := textDoc(n)
+		got, err := run(t, h, "echo", doc)
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		checkEcho(t, got, doc)
+	}
+	// A document in a file goes by path.
+	f, err := os.CreateTemp(t.TempDir(), "doc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("from a file")
+	doc := &engine.Document{Filename: "file.txt", MIMEType: "text/plain", Content: f, Size: 11}
+	got, err := run(t, h, "echo", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEcho(t, got, doc)
+	f.Close()
+}
+
+func TestDescribe(t *testing.T) {
+	h := newHost(t, Config{Workers: 1})
+	p, _ := h.Plugin("misbehave")
+	d, err := p.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 7 || d.Strategies[0] != "echo" {
+		t.Errorf("describe: %+v", d)
+	}
+}
+
+// Every failure mode gets an error naming the plugin, and the next call is served.
+func TestIsolation(t *testing.T) {
+	h := newHost(t, Config{Workers: 1, Timeout: 3 * time.Second, MemoryLimit: 512 << 20})
+	cases := []struct {
+		strategy, want string
+		kind           engine.Kind
+	}{
+		{"panic", "strategy panicked: boom", engine.KindInternal},
+		{"crash", "plugin misbehave (strategy crash) crashed", engine.KindInternal},
+		{"hang", "plugin misbehave (strategy hang) did not finish within 3s", engine.KindInternal},
+		{"hog", "plugin misbehave (strategy hog) ran out of memory (limit 512 MiB)", engine.KindInternal},
+		{"exitmid", "plugin misbehave (strategy exitmid) crashed", engine.KindInternal},
+		{"typed", "document refused", engine.KindUnprocessable},
+	}
+	for _, c := range cases {
+		t.Run(c.strategy, func(t *testing.T) {
+			before := h.Processes()
+			start := time.Now()
+			_, err := run(t, h, c.strategy, textDoc(100))
+			var ee *engine.Error
+			if !errors.As(err, &ee) || !strings.Contains(ee.Msg, c.want) || ee.Kind != c.kind {
+				t.Fatalf("error = %v, want %q", err, c.want)
+			}
+			t.Logf("%s: %v (%s)", c.strategy, err, time.Since(start).Round(time.Millisecond))
+			if c.kind == engine.KindInternal && c.strategy != "panic" {
+				assertGone(t, before)
+			}
+			doc := textDoc(50)
+			got, err := run(t, h, "echo", doc)
+			if err != nil {
+				t.Fatalf("after %s: %v", c.strategy, err)
+			}
+			checkEcho(t, got, doc)
+		})
+	}
+}
+
+// Twenty concurrent requests, a third of them failing, on a pool of two: each gets the right
+// answer and the pool keeps serving.
+func TestConcurrentWithFailures(t *testing.T) {
+	h := newHost(t, Config{Workers: 2, Timeout: 2 * time.Second, MemoryLimit: 512 << 20})
+	modes := []string{"echo", "crash", "echo", "hang", "echo", "exitmid", "echo", "panic", "echo", "hog"}
+	var wg sync.WaitGroup
+	errs := make([]error, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mode := modes[i%len(modes)]
+			doc := textDoc(1000 + i)
+			got, err := run(t, h, mode, doc)
+			switch {
+			case mode == "echo" && err != nil:
+				errs[i] = fmt.Errorf("request %d (echo): %v", i, err)
+			case mode == "echo":
+				if len(got) != 3 || !strings.HasPrefix(got[0].Text, fmt.Sprintf("in.txt %d ", doc.Size)) {
+					errs[i] = fmt.Errorf("request %d: wrong echo %v", i, got)
+				}
+			case err == nil || !strings.Contains(err.Error(), "misbehave"):
+				errs[i] = fmt.Errorf("request %d (%s): error %v does not name the plugin", i, mode, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	doc := textDoc(10)
+	got, err := run(t, h, "echo", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEcho(t, got, doc)
+	if n := len(h.Processes()); n > 2 {
+		t.Errorf("%d processes for a pool of 2", n)
+	}
+}
+
+func TestChecksumRefused(t *testing.T) {
+	h := New(Config{Workers: 1})
+	defer h.Close()
+	p, err := h.Add(Spec{Name: "misbehave", Path: filepath.Join(pluginDir, Prefix+"misbehave"), SHA256: strings.Repeat("0", 64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Describe(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(h.Processes()); n != 0 {
+		t.Errorf("%d processes launched", n)
+	}
+}
+
+func TestDiscoverSkipsUnverified(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(filepath.Join(pluginDir, Prefix+"misbehave"))
+	for _, name := range []string{"nosum", "badsum", "good"} {
+		if err := os.WriteFile(filepath.Join(dir, Prefix+name), src, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, Prefix+"badsum.sha256"), []byte(strings.Repeat("ab", 32)+"  x\n"), 0o644)
+	WriteChecksum(filepath.Join(dir, Prefix+"good"))
+	os.WriteFile(filepath.Join(dir, "unrelated"), src, 0o755)
+	h := New(Config{Dirs: []string{dir, filepath.Join(dir, "missing")}})
+	specs, err := h.Discover()
+	if len(specs) != 1 || specs[0].Name != "good" {
+		t.Errorf("specs = %+v", specs)
+	}
+	if err == nil || !strings.Contains(err.Error(), "plugin nosum: no checksum file") || !strings.Contains(err.Error(), "plugin badsum: checksum mismatch") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// The example third-party strategy, selected by name through the engine.
+func TestExamplePluginThroughEngine(t *testing.T) {
+	h := newHost(t, Config{Workers: 1})
+	if err := h.Register(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../testdata/reference/docs/list-item-example.pdf")
+	if err != nil {
+		t.Skip(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Strategy = "pdftotext"
+	els, err := engine.Partition(context.Background(), engine.NewDocument("list-item-example.pdf", data), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(els) < 3 {
+		t.Fatalf("%d elements", len(els))
+	}
+	var list int
+	for _, e := range els {
+		if e.ID == "" || e.Metadata.Filename != "list-item-example.pdf" || e.Metadata.Filetype != "application/pdf" {
+			t.Fatalf("not post-processed: %+v", e)
+		}
+		if e.Type == element.ListItem {
+			list++
+		}
+	}
+	if list == 0 {
+		t.Errorf("no ListItem in %v", els)
+	}
+	// A typed error from the plugin reaches the caller as the engine error it is.
+	opts.Strategy = "pdftotext"
+	_, err = engine.Partition(context.Background(), engine.NewDocument("broken.pdf", []byte("%PDF-1.4 garbage")), opts)
+	if err == nil {
+		t.Fatal("no error for a broken PDF")
+	}
+}
+
+// The built-in fast strategy gives identical elements in process and in a plugin process
+// (the test binary re-executed, as quarry plugin serve fast re-executes quarry).
+func TestBuiltinOutOfProcessIdentical(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := New(Config{Workers: 1})
+	defer h.Close()
+	p, err := h.Add(Spec{Name: "fast", Path: self, Env: []string{envServeFast + "=1"}, Strategies: []string{"fast"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builtin{Local: engine.PartitionFunc(fast.Partition), Remote: p.Partitioner("fast")}
+	for _, name := range []string{"list-item-example.pdf", "layout-parser-paper-fast.pdf", "multi-column-2p.pdf"} {
+		data, err := os.ReadFile("../../testdata/reference/docs/" + name)
+		if err != nil {
+			t.Skip(err)
+		}
+		var outs [2][]byte
+		for i, inProc := range []bool{true, false} {
+			opts := engine.DefaultOptions()
+			opts.Coordinates = true
+			opts.InProcess = inProc
+			doc := engine.NewDocument(name, data)
+			doc.MIMEType = "application/pdf"
+			var els []element.Element
+			if err := b.Partition(context.Background(), doc, &opts, func(e element.Element) error { els = append(els, e); return nil }); err != nil {
+				t.Fatalf("%s in-process=%v: %v", name, inProc, err)
+			}
+			outs[i] = element.MarshalList(els)
+		}
+		if !bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("%s: in-process and plugin outputs differ", name)
+		}
+		if len(outs[0]) < 100 {
+			t.Errorf("%s: suspiciously small output %s", name, outs[0])
+		}
+	}
+}
+
+// A host killed with SIGKILL leaves no plugin behind (parent-death signal).
+func TestNoOrphansWhenHostDies(t *testing.T) {
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChildHost+"="+pluginDir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 256)
+	n, _ := stdout.Read(buf)
+	line := strings.TrimSpace(string(buf[:n]))
+	var pids []int
+	for _, f := range strings.Fields(line) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) != 2 {
+		cmd.Process.Kill()
+		t.Fatalf("child host said %q", line)
+	}
+	for _, pid := range pids {
+		if !alive(pid) {
+			t.Fatalf("plugin %d not running", pid)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	assertGone(t, pids)
+}
+
+// childHost starts two plugin processes, prints their PIDs and waits to be killed.
+func childHost() {
+	h := New(Config{Dirs: []string{os.Getenv(envChildHost)}, Workers: 2})
+	specs, _ := h.Discover()
+	for _, s := range specs {
+		h.Add(s)
+	}
+	p, _ := h.Plugin("misbehave")
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := engine.DefaultOptions()
+			d := textDoc(10)
+			// Hold both processes busy so the pool starts two.
+			p.Partitioner("hang").Partition(context.Background(), d, &opts, func(element.Element) error { return nil })
+		}()
+	}
+	for len(h.Processes()) < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	ps := h.Processes()
+	fmt.Println(ps[0], ps[1])
+	wg.Wait()
+}

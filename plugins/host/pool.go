@@ -1,0 +1,308 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/quarrydocs/quarry/plugins/internal/wire"
+)
+
+// proc is one running plugin process.
+type proc struct {
+	client *wire.Client
+	gp     *plugin.Client
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+	calls  int
+}
+
+func (pr *proc) pid() int {
+	if pr.cmd != nil && pr.cmd.Process != nil {
+		return pr.cmd.Process.Pid
+	}
+	return 0
+}
+
+// kill stops the process at once: a hung plugin gets no grace period.
+func (pr *proc) kill() {
+	if pr.cmd != nil && pr.cmd.Process != nil {
+		_ = pr.cmd.Process.Kill()
+	}
+	pr.gp.Kill()
+}
+
+// pool holds up to n processes of one plugin. A slot is a token in the channel: a running
+// process or nil (start one when taken).
+type pool struct {
+	p     *Plugin
+	slots chan *proc
+
+	mu      sync.Mutex
+	running map[*proc]bool
+	closed  bool
+}
+
+func newPool(p *Plugin, n int) *pool {
+	pl := &pool{p: p, slots: make(chan *proc, n), running: map[*proc]bool{}}
+	for range n {
+		pl.slots <- nil
+	}
+	return pl
+}
+
+var errClosed = errors.New("plugin host closed")
+
+// acquire takes a slot, starting a process when the slot is empty or its process has died.
+func (pl *pool) acquire(ctx context.Context) (*proc, error) {
+	var pr *proc
+	select {
+	case pr = <-pl.slots:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if pr != nil && pr.gp.Exited() {
+		pl.forget(pr)
+		pr.kill()
+		pr = nil
+	}
+	if pr != nil {
+		return pr, nil
+	}
+	pr, err := pl.start()
+	if err != nil {
+		pl.slots <- nil
+		return nil, err
+	}
+	return pr, nil
+}
+
+// release returns a slot; a suspect process is killed and its slot left empty, so the next call
+// starts a fresh one.
+func (pl *pool) release(pr *proc, suspect bool) {
+	if suspect {
+		pl.forget(pr)
+		pr.kill()
+		pr = nil
+	}
+	pl.mu.Lock()
+	closed := pl.closed
+	pl.mu.Unlock()
+	if closed && pr != nil {
+		pl.forget(pr)
+		pr.kill()
+		pr = nil
+	}
+	pl.slots <- pr
+}
+
+func (pl *pool) forget(pr *proc) {
+	pl.mu.Lock()
+	delete(pl.running, pr)
+	pl.mu.Unlock()
+}
+
+func (pl *pool) pids() []int {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	var out []int
+	for pr := range pl.running {
+		if pid := pr.pid(); pid != 0 && !pr.gp.Exited() {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func (pl *pool) close() {
+	pl.mu.Lock()
+	pl.closed = true
+	procs := make([]*proc, 0, len(pl.running))
+	for pr := range pl.running {
+		procs = append(procs, pr)
+	}
+	pl.running = map[*proc]bool{}
+	pl.mu.Unlock()
+	for _, pr := range procs {
+		pr.kill()
+	}
+}
+
+// start launches one process: checksum, command with limits, handshake, dispense, describe.
+func (pl *pool) start() (*proc, error) {
+	p := pl.p
+	spec := p.spec
+	pl.mu.Lock()
+	closed := pl.closed
+	pl.mu.Unlock()
+	if closed {
+		return nil, errClosed
+	}
+	if spec.SHA256 != "" {
+		if err := verifyChecksum(spec.Path, spec.SHA256); err != nil {
+			return nil, p.errorf("%v", err)
+		}
+	}
+	cmd := command(spec)
+	tail := &tailBuffer{max: 8 << 10}
+	gp := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  wire.Handshake,
+		Plugins:          wire.Set(nil),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Managed:          true,
+		StartTimeout:     30 * time.Second,
+		Stderr:           tail,
+		Logger:           hclog.NewNullLogger(),
+	})
+	if err := launch(gp); err != nil {
+		gp.Kill()
+		return nil, p.errorf("start %s: %v%s", spec.Path, err, tail.reason())
+	}
+	rpc, err := gp.Client()
+	if err != nil {
+		gp.Kill()
+		return nil, p.errorf("connect: %v", err)
+	}
+	raw, err := rpc.Dispense(wire.PluginKey)
+	if err != nil {
+		gp.Kill()
+		return nil, p.errorf("dispense: %v", err)
+	}
+	c, ok := raw.(*wire.Client)
+	if !ok {
+		gp.Kill()
+		return nil, p.errorf("dispense: unexpected type %T", raw)
+	}
+	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.Describe(ctx); err != nil {
+		pr.kill()
+		return nil, p.errorf("describe: %v%s", err, tail.reason())
+	}
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		pr.kill()
+		return nil, errClosed
+	}
+	pl.running[pr] = true
+	pl.mu.Unlock()
+	p.host.log.Debug("plugin started", "plugin", spec.Name, "pid", pr.pid())
+	return pr, nil
+}
+
+// command builds the plugin's command line. The memory limit is applied by prlimit(1) before
+// the plugin's first instruction when it is installed (so it covers cgo libraries loaded at
+// start-up); the SDK applies it again itself from the environment otherwise. The limit is
+// RLIMIT_DATA (writable private memory: heap, stacks, anonymous mappings), with RLIMIT_AS as
+// a backstop above it: an idle Go process with cgo already reserves ~1.6 GiB of address space
+// that it never touches, so an address-space limit alone cannot express "use at most N MiB".
+func command(spec Spec) *exec.Cmd {
+	path, args := spec.Path, spec.Args
+	env := os.Environ()
+	if os.Getenv("OMP_THREAD_LIMIT") == "" {
+		// A pool sized to the cores wants one OpenMP thread per process; libgomp reads the
+		// variable when it loads, so it must be in the environment at exec (Tesseract is 8x
+		// slower without it).
+		env = append(env, "OMP_THREAD_LIMIT=1")
+	}
+	env = append(env, spec.Env...)
+	env = append(env, wire.EnvHostPID+"="+strconv.Itoa(os.Getpid()))
+	if spec.MemoryLimit > 0 {
+		// glibc reserves 64 MiB per thread arena in cgo binaries; two arenas are plenty.
+		env = append(env, wire.EnvMemoryLimit+"="+strconv.FormatUint(spec.MemoryLimit, 10), "MALLOC_ARENA_MAX=2")
+		if pl, err := exec.LookPath("prlimit"); err == nil {
+			args = append([]string{
+				"--data=" + strconv.FormatUint(spec.MemoryLimit, 10),
+				"--as=" + strconv.FormatUint(spec.MemoryLimit+AddressSpaceHeadroom, 10),
+				"--", path}, args...)
+			path = pl
+		}
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Env = env
+	setParentDeath(cmd)
+	return cmd
+}
+
+// AddressSpaceHeadroom is added to the memory limit for the RLIMIT_AS backstop.
+const AddressSpaceHeadroom = 4 << 30
+
+// tailBuffer keeps the end of a plugin's stderr, to say why it died.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+	// fatal is the first line that says why the process died, kept even when a long stack
+	// trace pushes it out of buf.
+	fatal string
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fatal == "" {
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if s := strings.TrimSpace(string(l)); isFatalLine(s) {
+				t.fatal = s
+				break
+			}
+		}
+	}
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+// reason returns the most telling line of the stderr tail (a Go panic or fatal error), as
+// ": <line>", or "".
+func (t *tailBuffer) reason() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fatal != "" {
+		return ": " + t.fatal
+	}
+	lines := bytes.Split(t.buf, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		// go-plugin's own JSON log lines say nothing about the failure.
+		if s := strings.TrimSpace(string(lines[i])); s != "" && !strings.HasPrefix(s, `{"@`) {
+			return ": " + s
+		}
+	}
+	return ""
+}
+
+var _ io.Writer = (*tailBuffer)(nil)
+
+func isFatalLine(s string) bool {
+	for _, p := range []string{"panic:", "fatal error:", "runtime: out of memory", "SIGSEGV", "SIGABRT", "terminate called"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// describeExit says how a process ended, for error messages.
+func describeExit(pr *proc) string {
+	if pr.cmd == nil || pr.cmd.ProcessState == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%s)", pr.cmd.ProcessState.String())
+}

@@ -1,0 +1,17 @@
+//go:build !linux
+
+package host
+
+import (
+	"os/exec"
+
+	"github.com/hashicorp/go-plugin"
+)
+
+// setParentDeath has no portable equivalent; the SDK's parent watchdog covers other systems.
+func setParentDeath(*exec.Cmd) {}
+
+func launch(gp *plugin.Client) error {
+	_, err := gp.Start()
+	return err
+}

@@ -1,0 +1,77 @@
+// Command misbehave is a test plugin whose strategies fail in every way a plugin can: panic,
+// crash the process, hang, allocate without bound, exit mid-stream; "echo" works.
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/plugins/sdk"
+)
+
+func main() {
+	s := func(name string, f func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error) sdk.Strategy {
+		return sdk.Strategy{Name: name, MIMETypes: []string{"application/pdf", "text/plain"}, Partition: f}
+	}
+	sdk.ServePlugin(sdk.Plugin{Name: "misbehave", Version: "0.0.1", Strategies: []sdk.Strategy{
+		s("echo", echo),
+		s("panic", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error { panic("boom") }),
+		s("crash", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+			go func() { panic("native crash") }()
+			time.Sleep(time.Minute)
+			return nil
+		}),
+		s("hang", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+			time.Sleep(time.Hour) // ignores cancellation on purpose
+			return nil
+		}),
+		s("hog", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+			var keep [][]byte
+			for {
+				b := make([]byte, 32<<20)
+				for i := range b {
+					b[i] = byte(i)
+				}
+				keep = append(keep, b)
+			}
+		}),
+		s("exitmid", func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+			for p := 1; p <= 2; p++ {
+				if err := emit(element.Element{Type: element.NarrativeText, Text: "partial", Metadata: element.Metadata{PageNumber: element.Int(p)}}); err != nil {
+					return err
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+			os.Exit(7)
+			return nil
+		}),
+		s("typed", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+			return &engine.Error{Kind: engine.KindUnprocessable, Msg: "document refused"}
+		}),
+	}})
+}
+
+// echo emits three pages describing the document, so tests can check that bytes, names and
+// options crossed the wire intact.
+func echo(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	b, err := doc.Bytes()
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	for p := 1; p <= 3; p++ {
+		sdk.ReportProgress(ctx, p, 3, "echo")
+		e := element.Element{Type: element.Title, Text: fmt.Sprintf("%s %d %x %s", doc.BaseName(), doc.Size, sum[:4], opts.Extra["tag"]),
+			Metadata: element.Metadata{PageNumber: element.Int(p), Coordinates: &element.Coordinates{
+				Points: []element.Point{{1.5, 2.25}, {1.5, 10}, {20.125, 10}, {20.125, 2.25}}, System: "PixelSpace", LayoutWidth: 100, LayoutHeight: 200}}}
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

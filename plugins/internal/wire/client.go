@@ -1,0 +1,158 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
+)
+
+// Client is the host-side stub of one plugin process.
+type Client struct {
+	rpc  pluginv1.StrategyClient
+	desc *pluginv1.DescribeResponse
+}
+
+// NewClient wraps a gRPC client (tests use it over an in-memory connection).
+func NewClient(rpc pluginv1.StrategyClient) *Client { return &Client{rpc: rpc} }
+
+// Describe asks the plugin who it is; the answer is cached.
+func (c *Client) Describe(ctx context.Context) (*pluginv1.DescribeResponse, error) {
+	if c.desc != nil {
+		return c.desc, nil
+	}
+	d, err := c.rpc.Describe(ctx, &pluginv1.DescribeRequest{})
+	if err != nil {
+		return nil, err
+	}
+	if d.Protocol != ProtocolVersion {
+		return nil, fmt.Errorf("plugin %s speaks protocol %d, the host %d", d.Name, d.Protocol, ProtocolVersion)
+	}
+	c.desc = d
+	return d, nil
+}
+
+// RemoteError is a typed error the plugin reported; the process is healthy.
+type RemoteError struct{ Err *engine.Error }
+
+func (e *RemoteError) Error() string { return e.Err.Msg }
+
+// Unwrap returns the typed engine error.
+func (e *RemoteError) Unwrap() error { return e.Err }
+
+// errIncomplete means the plugin closed the stream without Done or Error.
+var errIncomplete = errors.New("plugin stream ended without a result")
+
+// Partition sends doc to the plugin and passes the returned elements to emit. progress, when
+// not nil, receives progress events. A *RemoteError means the plugin answered with a typed
+// error; other errors are transport failures.
+func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Document, opts *engine.Options, emit engine.Emit, progress ProgressFunc) error {
+	optJSON, err := EncodeOptions(opts)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.rpc.Partition(ctx)
+	if err != nil {
+		return fmt.Errorf("open stream: %w", err)
+	}
+	start := &pluginv1.PartitionStart{
+		Strategy: strategy, Filename: doc.Filename, MimeType: doc.MIMEType,
+		ContentType: doc.ContentType, Size: doc.Size, OptionsJson: optJSON,
+	}
+	// A document already in a file is passed by path: the plugin is local and shares the file
+	// system, so the bytes need not cross the pipe.
+	if f, ok := doc.Content.(*os.File); ok && c.desc != nil && slices.Contains(c.desc.Capabilities, CapPath) {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() == doc.Size {
+			start.Path = f.Name()
+		}
+	}
+	if err := stream.Send(&pluginv1.PartitionRequest{Msg: &pluginv1.PartitionRequest_Start{Start: start}}); err != nil {
+		return fmt.Errorf("send start: %w", recvCause(stream, err))
+	}
+	if start.Path == "" {
+		buf := make([]byte, min(int64(ChunkSize), max(doc.Size, 1)))
+		for off := int64(0); off < doc.Size; {
+			n, rerr := doc.Content.ReadAt(buf[:min(int64(len(buf)), doc.Size-off)], off)
+			if n > 0 {
+				if err := stream.Send(&pluginv1.PartitionRequest{Msg: &pluginv1.PartitionRequest_Chunk{Chunk: buf[:n]}}); err != nil {
+					return fmt.Errorf("send document: %w", recvCause(stream, err))
+				}
+				off += int64(n)
+			}
+			if rerr != nil && rerr != io.EOF {
+				return fmt.Errorf("read document: %w", rerr)
+			}
+			if n == 0 {
+				return fmt.Errorf("read document: short read at %d of %d bytes", off, doc.Size)
+			}
+		}
+	}
+	if err := stream.CloseSend(); err != nil {
+		return fmt.Errorf("close send: %w", err)
+	}
+	for {
+		m, err := stream.Recv()
+		if err == io.EOF {
+			return errIncomplete
+		}
+		if err != nil {
+			return err
+		}
+		switch v := m.Msg.(type) {
+		case *pluginv1.PartitionResponse_Batch:
+			for _, raw := range v.Batch.Elements {
+				var e element.Element
+				if err := e.UnmarshalJSON(raw); err != nil {
+					return &RemoteError{Err: &engine.Error{Kind: engine.KindInternal, Msg: "plugin sent an invalid element: " + err.Error(), Err: err}}
+				}
+				if err := emit(e); err != nil {
+					return &emitError{err}
+				}
+			}
+		case *pluginv1.PartitionResponse_Progress:
+			if progress != nil {
+				progress(int(v.Progress.Page), int(v.Progress.Pages), v.Progress.Stage)
+			}
+		case *pluginv1.PartitionResponse_Error:
+			return &RemoteError{Err: &engine.Error{Kind: kindFromProto(v.Error.Kind), Msg: v.Error.Message}}
+		case *pluginv1.PartitionResponse_Done:
+			return nil
+		}
+	}
+}
+
+// emitError is an error from the caller's emit function: the caller stopped, the plugin is
+// blameless.
+type emitError struct{ err error }
+
+func (e *emitError) Error() string { return e.err.Error() }
+func (e *emitError) Unwrap() error { return e.err }
+
+// IsEmitError reports whether err came from the caller's emit function.
+func IsEmitError(err error) bool {
+	var e *emitError
+	return errors.As(err, &e)
+}
+
+// recvCause returns the stream's real error after a failed Send (gRPC reports io.EOF from
+// Send and the status from Recv).
+func recvCause(stream pluginv1.Strategy_PartitionClient, err error) error {
+	if err != io.EOF {
+		return err
+	}
+	if _, rerr := stream.Recv(); rerr != nil && rerr != io.EOF {
+		return rerr
+	}
+	return err
+}
+
+// IsIncomplete reports whether err means the plugin closed the stream without a result.
+func IsIncomplete(err error) bool { return errors.Is(err, errIncomplete) }

@@ -1,0 +1,126 @@
+// Package sdk is what a third-party strategy author imports. A plugin is a program whose main
+// calls Serve once:
+//
+//	func main() {
+//		sdk.Serve(sdk.Strategy{
+//			Name:      "mystrategy",
+//			MIMETypes: []string{"application/pdf"},
+//			Partition: func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+//				return emit(element.Element{Type: element.NarrativeText, Text: "…",
+//					Metadata: element.Metadata{PageNumber: element.Int(1)}})
+//			},
+//		})
+//	}
+//
+// Built as quarry-plugin-<name>, with its SHA-256 in quarry-plugin-<name>.sha256, in the plugin
+// directory, it is selected with strategy=mystrategy. The host runs it in its own process over
+// go-plugin (gRPC, mutual TLS), restarts it when it crashes or hangs, and post-processes its
+// elements (IDs, languages, hierarchy, chunking) like those of a built-in strategy: a strategy
+// sets only type, text and the metadata it knows, with page numbers starting at 1.
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/plugins/internal/wire"
+)
+
+// Strategy is one strategy served by a plugin.
+type Strategy struct {
+	// Name is the strategy name callers select with strategy=<name>.
+	Name string
+	// MIMETypes are the canonical types accepted; empty means PDFs and images.
+	MIMETypes []string
+	// Partition turns a document into elements, emitted in document order.
+	Partition func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error
+}
+
+// Plugin describes a plugin serving one or more strategies.
+type Plugin struct {
+	// Name of the plugin (the suffix of quarry-plugin-<name>); defaults to the first
+	// strategy's name.
+	Name string
+	// Version is reported to the host; defaults to the main module's version.
+	Version    string
+	Strategies []Strategy
+	// MaxDocumentBytes bounds a streamed document (0 = 1 GiB).
+	MaxDocumentBytes int64
+}
+
+// Serve serves strategies as a plugin and never returns. Run by hand (without the host's
+// handshake) it prints an explanation and exits with status 1.
+func Serve(strategies ...Strategy) { ServePlugin(Plugin{Strategies: strategies}) }
+
+// ServePlugin serves p and never returns.
+func ServePlugin(p Plugin) {
+	if err := prepare(); err != nil {
+		fmt.Fprintln(os.Stderr, "quarry plugin:", err)
+		os.Exit(1)
+	}
+	srv := server(p)
+	go watchParent()
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: wire.Handshake,
+		Plugins:         wire.Set(srv),
+		GRPCServer:      plugin.DefaultGRPCServer,
+	})
+	os.Exit(0)
+}
+
+func server(p Plugin) *wire.Server {
+	srv := &wire.Server{Name: p.Name, Version: p.Version, MaxDocumentBytes: p.MaxDocumentBytes}
+	for _, s := range p.Strategies {
+		srv.Strategies = append(srv.Strategies, wire.Strategy{Name: s.Name, MIMETypes: s.MIMETypes, Partition: s.Partition})
+	}
+	if srv.Name == "" && len(p.Strategies) > 0 {
+		srv.Name = p.Strategies[0].Name
+	}
+	return srv
+}
+
+// ReportProgress sends a progress event for the current call (page of pages, and a stage such
+// as "ocr"). It is safe from any goroutine and does nothing outside a plugin call.
+func ReportProgress(ctx context.Context, page, pages int, stage string) {
+	wire.ReportProgress(ctx, page, pages, stage)
+}
+
+// prepare applies the memory limit the host asked for. The host applies it from outside with
+// prlimit where it can; doing it here as well covers hosts without prlimit, and the soft Go
+// limit makes the collector work harder before the hard limit kills the process.
+func prepare() error {
+	v := os.Getenv(wire.EnvMemoryLimit)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return fmt.Errorf("bad %s=%q", wire.EnvMemoryLimit, v)
+	}
+	if err := setMemoryLimit(n, 4<<30); err != nil {
+		return fmt.Errorf("set memory limit: %w", err)
+	}
+	debug.SetMemoryLimit(int64(n / 4 * 3))
+	return nil
+}
+
+// watchParent exits when the host is gone. Linux's parent-death signal normally kills the
+// plugin first; this covers other systems and a host thread that exited early.
+func watchParent() {
+	want, _ := strconv.Atoi(os.Getenv(wire.EnvHostPID))
+	if want == 0 {
+		want = os.Getppid()
+	}
+	for range time.Tick(time.Second) {
+		if os.Getppid() != want {
+			os.Exit(3)
+		}
+	}
+}
