@@ -141,7 +141,7 @@ func buildCFB(children []*cfbNode) []byte {
 	}
 	sector := func(n uint32) []byte { return out[512+int(n)*512:] }
 	for i, v := range fat {
-		binary.LittleEndian.PutUint32(sector(uint32(i/128))[4*(i%128):], v)
+		binary.LittleEndian.PutUint32(sector(uint32(i / 128))[4*(i%128):], v)
 	}
 	// Directory.
 	dir := sector(dirStart)
