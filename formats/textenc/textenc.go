@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gogs/chardet"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
@@ -40,7 +41,7 @@ var pythonNames = map[string]encoding.Encoding{
 	"utf-16le":  unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
 	"utf-16-be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
 	"utf-16be":  unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
-	"cp437":     charmap.CodePage437, "cp850": charmap.CodePage850,
+	"cp437":     charmap.CodePage437, "cp850": charmap.CodePage850, "mac-roman": charmap.Macintosh,
 }
 
 // Lookup resolves an encoding name (Python codec names, WHATWG and IANA labels).
@@ -57,6 +58,12 @@ func Lookup(name string) (encoding.Encoding, error) {
 	}
 	if e, err := ianaindex.IANA.Encoding(n); err == nil && e != nil {
 		return e, nil
+	}
+	// Python spells code pages "cp1250"; the indexes know "windows-1250".
+	if rest, ok := strings.CutPrefix(n, "cp"); ok {
+		if e, err := htmlindex.Get("windows-" + rest); err == nil && e != nil {
+			return e, nil
+		}
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnknown, name)
 }
@@ -106,8 +113,9 @@ func NewReader(r io.Reader, name string) (io.Reader, error) {
 
 func isUTF8(e encoding.Encoding) bool { return e == unicode.UTF8 || e == unicode.UTF8BOM }
 
-// Detect guesses the charset of data: a BOM, valid UTF-8, or else windows-1252 (the usual
-// charset of legacy Western text, and a superset of latin-1 for printable bytes).
+// Detect guesses the charset of data as the reference's chardet-based sniffing does in spirit:
+// a BOM, valid UTF-8, else a statistical guess over the first 64 KiB, else windows-1252 (the
+// usual charset of legacy Western text).
 func Detect(data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
@@ -117,7 +125,31 @@ func Detect(data []byte) string {
 	case invalidUTF8(data) < 0:
 		return "utf-8"
 	}
+	sample := data
+	if len(sample) > 64<<10 {
+		sample = sample[:64<<10]
+	}
+	if res, err := chardet.NewTextDetector().DetectBest(sample); err == nil && res != nil {
+		if e, err := htmlindex.Get(strings.ToLower(res.Charset)); err == nil && e != nil {
+			if n, _ := htmlindex.Name(e); n != "utf-8" {
+				return n
+			}
+		}
+	}
 	return "cp1252"
+}
+
+// DecodeLenient decodes data in a declared (not requested) encoding, replacing invalid bytes.
+func DecodeLenient(data []byte, name string) (string, error) {
+	enc, err := Lookup(name)
+	if err != nil {
+		return "", err
+	}
+	out, err := enc.NewDecoder().Bytes(data)
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	return string(out), nil
 }
 
 // invalidUTF8 returns the offset of the first invalid byte, or -1. A multi-byte sequence cut at

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const docs = "../../testdata/reference/docs/"
+
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
+func TestPartitionJSON(t *testing.T) {
+	out, _, err := runCLI(t, "partition", docs+"fake-text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elems []map[string]any
+	if err := json.Unmarshal([]byte(out), &elems); err != nil {
+		t.Fatalf("not a JSON list: %v\n%s", err, out)
+	}
+	if len(elems) != 6 || elems[0]["element_id"] != "fc01503614e0f12f585427cccf81cf86" {
+		t.Errorf("unexpected output: %v", elems[0])
+	}
+	if md := elems[0]["metadata"].(map[string]any); md["filename"] != "fake-text.txt" {
+		t.Errorf("filename is not the base name: %v", md["filename"])
+	}
+}
+
+func TestPartitionFlags(t *testing.T) {
+	out, _, err := runCLI(t, "partition", "--encoding=cp1252", "--languages=ind,est", "--output_format", "text/csv", "--unique_element_ids", docs+"fake-text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "type,element_id,text,") || len(lines) != 7 {
+		t.Errorf("CSV output:\n%s", out)
+	}
+	if strings.Contains(out, "fc01503614e0f12f585427cccf81cf86") {
+		t.Error("--unique_element_ids ignored")
+	}
+}
+
+func TestSeveralFilesGiveListOfLists(t *testing.T) {
+	out, _, err := runCLI(t, "partition", docs+"fake-text.txt", docs+"fake-xml.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lists [][]map[string]any
+	if err := json.Unmarshal([]byte(out), &lists); err != nil || len(lists) != 2 || len(lists[1]) != 20 {
+		t.Errorf("list of lists: %v (%d)", err, len(lists))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	zipPath := filepath.Join(dir, "a.zip")
+	os.WriteFile(zipPath, []byte("PK\x05\x06"+strings.Repeat("\x00", 18)), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"partition"}, 2, "no input files"},
+		{[]string{"partition", "--strategy=turbo", docs + "fake-text.txt"}, 2, "strategy"},
+		{[]string{"partition", filepath.Join(dir, "missing.txt")}, 1, "no such file"},
+		{[]string{"partition", zipPath}, 1, "File type application/zip is not supported."},
+		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"eval", "only-one.json"}, 2, "usage"},
+	}
+	for _, c := range cases {
+		_, _, err := runCLI(t, c.args...)
+		if exitCode(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: exit %d, error %v; want exit %d containing %q on one line", c.args, exitCode(err), err, c.code, c.msg)
+		}
+	}
+}
+
+func TestEval(t *testing.T) {
+	out, _, err := runCLI(t, "partition", docs+"fake-text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "out.json")
+	os.WriteFile(path, []byte(out), 0o644)
+	res, _, err := runCLI(t, "eval", path, "../../testdata/reference/expected/head/gcs/fake-text.txt.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cct-accuracy\t1.000", "cct-%missing\t0.000", "element-type-accuracy\t1.000"} {
+		if !strings.Contains(res, want) {
+			t.Errorf("eval output lacks %q:\n%s", want, res)
+		}
+	}
+}
