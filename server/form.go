@@ -178,3 +178,34 @@ func wantsMultipart(h string) bool {
 	}
 	return best == "multipart/mixed"
 }
+
+// listParams are the list-typed partition parameters.
+var listParams = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range engine.Params() {
+		if p.Kind == "list" {
+			m[p.Name] = true
+		}
+	}
+	return m
+}()
+
+// splitCommaLists turns a single comma-joined list value into repeated values. The TypeScript
+// SDK sends arrays as one comma-joined field (languages=eng,deu); the reference server means to
+// split on commas but never reaches that code, which leaves such clients with one bogus item.
+// No list parameter has values that contain commas, so splitting is safe.
+func splitCommaLists(form map[string][]string) {
+	for k, vs := range form {
+		if !listParams[strings.TrimSuffix(k, "[]")] || len(vs) != 1 || !strings.Contains(vs[0], ",") ||
+			strings.HasPrefix(strings.TrimSpace(vs[0]), "[") {
+			continue
+		}
+		var items []string
+		for _, item := range strings.FieldsFunc(vs[0], func(r rune) bool { return r == ',' || r == '+' }) {
+			if item = strings.TrimSpace(item); item != "" {
+				items = append(items, item)
+			}
+		}
+		form[k] = items
+	}
+}

@@ -66,6 +66,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 1. Schema validation: every bad field, then a missing files part, in one 422.
+	splitCommaLists(form)
 	opts, err := engine.OptionsFromForm(form)
 	var verr *engine.ValidationError
 	if err != nil && !errors.As(err, &verr) {

@@ -212,14 +212,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 // HTTPServer returns an http.Server for s with timeouts suited to uploads: the header must
 // arrive quickly, the body within the request timeout, and idle connections are reaped.
 func (s *Server) HTTPServer() *http.Server {
-	read := s.cfg.RequestTimeout
+	read, write := s.cfg.RequestTimeout, time.Duration(0)
 	if read < 0 {
 		read = 0
+	}
+	if read > 0 {
+		// The write deadline counts from the request's start: reading, partitioning and
+		// writing, so a client that stops reading cannot hold a slot forever.
+		write = 2*read + time.Minute
 	}
 	return &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       read,
+		WriteTimeout:      write,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),

@@ -261,6 +261,8 @@ func TestResponses(t *testing.T) {
 			{field("languages", "eng"), field("languages", "deu")},
 			{field("languages", `["eng","deu"]`)},
 			{field("languages", "eng+deu")},
+			{field("languages", "eng,deu")}, // the TypeScript SDK's encoding
+			{field("languages[]", "eng, deu")},
 		} {
 			rec := post(t, srv, nil, append([]part{file("a.txt", textDoc, "text/plain")}, parts...)...)
 			got := decodeElems(t, rec.Body.Bytes())
