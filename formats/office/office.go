@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -61,7 +62,10 @@ type Partitioner struct {
 var _ engine.Partitioner = Partitioner{}
 
 func init() {
-	engine.RegisterFormat(Partitioner{}, MIMEDOC, MIMEPPT, MIMEXLS)
+	// One LibreOffice process needs a core and a few hundred MB: bound the conversions the
+	// registered partitioner runs at once.
+	engine.RegisterFormat(Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}},
+		MIMEDOC, MIMEPPT, MIMEXLS)
 }
 
 // Partition implements engine.Partitioner.
@@ -90,16 +94,24 @@ func (p Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *
 
 // Converter runs LibreOffice. The zero value looks soffice up on PATH and uses DefaultTimeout.
 type Converter struct {
-	// Binary is the LibreOffice executable; "" means soffice (or libreoffice) on PATH.
+	// Binary is the LibreOffice executable; "" means $QUARRY_SOFFICE, else soffice (or
+	// libreoffice) on PATH.
 	Binary string
-	// Timeout bounds one conversion; 0 means DefaultTimeout.
+	// Timeout bounds one conversion; 0 means $QUARRY_OFFICE_TIMEOUT (a Go duration such as
+	// "90s"), else DefaultTimeout. Time spent waiting for a slot does not count.
 	Timeout time.Duration
+	// Slots, when not nil, bounds concurrent conversions: each holds one element while
+	// LibreOffice runs.
+	Slots chan struct{}
 }
 
 // ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
 var ErrNotInstalled = errors.New("soffice command was not found. Please install libreoffice on your system and try again")
 
 func (c Converter) binary() (string, error) {
+	if c.Binary == "" {
+		c.Binary = os.Getenv("QUARRY_SOFFICE")
+	}
 	if c.Binary != "" {
 		if p, err := exec.LookPath(c.Binary); err == nil {
 			return p, nil
@@ -130,6 +142,17 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
+		if d, err := time.ParseDuration(os.Getenv("QUARRY_OFFICE_TIMEOUT")); err == nil && d > 0 {
+			timeout = d
+		}
+	}
+	if c.Slots != nil {
+		select {
+		case c.Slots <- struct{}{}:
+			defer func() { <-c.Slots }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	dir, err := os.MkdirTemp("", "quarry-office-")
 	if err != nil {
@@ -157,9 +180,9 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	// the launcher, so a hung conversion leaves nothing behind.
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
-	var stderr bytes.Buffer
-	cmd.Stdout = &stderr
-	cmd.Stderr = &stderr
+	stderr := &capped{max: 8 << 10}
+	cmd.Stdout = stderr
+	cmd.Stderr = stderr
 	runErr := cmd.Run()
 	_ = killGroup(cmd) // reap any child that outlived the launcher
 
@@ -188,6 +211,19 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		return nil, fmt.Errorf("office: read converted document: %w", err)
 	}
 	return b, nil
+}
+
+// capped keeps the first max bytes written to it and discards the rest.
+type capped struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }
 
 func lastLine(s string) string {

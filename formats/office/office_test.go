@@ -320,3 +320,21 @@ func TestCancelled(t *testing.T) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
 }
+
+// TestSlots: a conversion waiting for a free slot gives up when its context ends.
+func TestSlots(t *testing.T) {
+	c := office.Converter{Binary: "/bin/true", Slots: make(chan struct{}, 1)}
+	c.Slots <- struct{}{}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.Convert(ctx, []byte("x"), ".doc", "docx"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want context.DeadlineExceeded, got %v", err)
+	}
+}
+
+func TestEnvBinary(t *testing.T) {
+	t.Setenv("QUARRY_SOFFICE", "/nonexistent/soffice")
+	if (office.Converter{}).Available() {
+		t.Fatal("QUARRY_SOFFICE ignored")
+	}
+}
