@@ -45,7 +45,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	release, ok := s.limit.acquire(r.Context())
 	if !ok {
 		s.metrics.rejected.Inc()
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.cfg.RetryAfter.Round(time.Second)/time.Second))))
+		w.Header().Set("Retry-After", s.retryAfter())
 		writeDetail(w, http.StatusServiceUnavailable, detailOverloaded)
 		return
 	}
@@ -120,6 +120,9 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 			}
 			info.errDetail = detail
 			s.metrics.partitionErrors.WithLabelValues(strconv.Itoa(status)).Inc()
+			if status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", s.retryAfter())
+			}
 			writeDetail(w, status, detail)
 			return
 		}
@@ -160,6 +163,11 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 }
 
 var errRequestTimeout = errors.New("request timeout")
+
+// retryAfter is the Retry-After header value (whole seconds, at least 1).
+func (s *Server) retryAfter() string {
+	return strconv.Itoa(max(1, int(s.cfg.RetryAfter.Round(time.Second)/time.Second)))
+}
 
 // partitionUpload runs one file through gzip handling, the .msg MIME override and the engine.
 // A non-zero status means failure with that status and detail.

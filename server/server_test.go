@@ -255,6 +255,15 @@ func TestResponses(t *testing.T) {
 		}
 	})
 
+	t.Run("msg with a wrong hint", func(t *testing.T) {
+		// §3 step 6: a .msg upload is partitioned as Outlook mail whatever the client says.
+		rec := post(t, srv, nil, file("fake-email.msg", readDoc(t, "fake-email.msg"), "text/plain"))
+		got := decodeElems(t, rec.Body.Bytes())
+		if rec.Code != 200 || got[0].Text != "This is a test email to use for unit tests." || got[0].Metadata["subject"] != "Test Email" {
+			t.Errorf("%d %s", rec.Code, rec.Body)
+		}
+	})
+
 	t.Run("list forms", func(t *testing.T) {
 		for _, parts := range [][]part{
 			{field("languages[]", "eng"), field("languages[]", "deu")},
