@@ -97,24 +97,6 @@ func loadCaseGolden(c Case) ([]map[string]any, []element.Element, error) {
 	return raw, elems, nil
 }
 
-func anyDepth(elems []element.Element) bool {
-	for _, e := range elems {
-		if e.Metadata.CategoryDepth != nil {
-			return true
-		}
-	}
-	return false
-}
-
-func withoutDepth(elems []element.Element) []element.Element {
-	out := make([]element.Element, len(elems))
-	for i, e := range elems {
-		e.Metadata.CategoryDepth = nil
-		out[i] = e
-	}
-	return out
-}
-
 // Run partitions the case's document and scores it.
 func Run(c Case) Result {
 	r := Result{Case: c}
@@ -139,14 +121,10 @@ func Run(c Case) Result {
 		return r
 	}
 	r.Elements, r.GoldCount = len(out), len(gold)
-	if !anyDepth(gold) {
-		// The golden's producer removed category_depth (MANIFEST.md); score types without it.
-		out = withoutDepth(out)
-	}
 	outCCT, goldCCT := metrics.CCT(out), metrics.CCT(gold)
 	r.CCT = metrics.BatchAccuracy(outCCT, goldCCT)
 	r.Missing = metrics.PercentMissing(outCCT, goldCCT)
-	r.TypeAc = metrics.Round3(metrics.TypeAccuracy(out, gold))
+	r.TypeAc = metrics.Round3(metrics.GoldenTypeAccuracy(out, gold))
 	for i := 0; i < len(out) && i < len(goldRaw); i++ {
 		if diff := compareElement(out[i], goldRaw[i], c); diff == "" {
 			r.ExactMatches++

@@ -11,9 +11,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/metrics"
 )
 
 // Load reads a golden element list.
@@ -98,121 +98,14 @@ func trunc(s string) string {
 	return s
 }
 
-// CCT is the clean concatenated text of elements: non-empty texts joined by newlines.
-func CCT(elems []element.Element) string {
-	var parts []string
-	for _, e := range elems {
-		if e.Text != "" {
-			parts = append(parts, e.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+// CCT is the clean concatenated text of elements (metrics.CCT).
+func CCT(elems []element.Element) string { return metrics.CCT(elems) }
 
-var quoteMap = func() map[rune]rune {
-	m := map[rune]rune{}
-	for _, r := range "\"\u201c\u201d\u201e\u201f«»❝❞⹂🙶🙷🙸⠦⠴〝〞〟＂" {
-		m[r] = '"'
-	}
-	for _, r := range "'\u2018\u2019\u201a\u201b‹›❛❜「」『』﹁﹂﹃﹄＇｢｣" {
-		m[r] = '\''
-	}
-	return m
-}()
+// Accuracy is the reference's batch-evaluator CCT accuracy (metrics.BatchAccuracy).
+func Accuracy(output, source string) float64 { return metrics.BatchAccuracy(output, source) }
 
-func normalize(s string) []rune {
-	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-	out := []rune(s)
-	for i, r := range out {
-		if q, ok := quoteMap[r]; ok {
-			out[i] = q
-		}
-	}
-	return out
-}
-
-// Accuracy is the reference's batch-evaluator CCT accuracy of output against source (§12.2,
-// weights 1,1,1, byte-size ratio guard), rounded to 3 decimals.
-func Accuracy(output, source string) float64 {
-	if len(source) > 0 {
-		ratio := float64(len(output)) / float64(len(source))
-		if ratio <= 0.5 || ratio >= 2.0 {
-			return 0.01
-		}
-	}
-	a, b := normalize(output), normalize(source)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	d := float64(prev[len(b)]) / float64(max(len(b), 1))
-	return round3(1 - min(max(d, 0), 1))
-}
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
-
-// TypeFrequency is the reference's element-type frequency score of output against source
-// (§12.4). Depths are compared only when the source carries them: goldens whose producer
-// removed category_depth are matched on type alone.
+// TypeFrequency is the reference's element-type frequency score, depth-free for goldens
+// without depths (metrics.GoldenTypeAccuracy), rounded to 3 decimals.
 func TypeFrequency(output, source []element.Element) float64 {
-	if len(output) == 0 || len(source) == 0 {
-		return 0
-	}
-	srcDepth := false
-	for _, e := range source {
-		if e.Metadata.CategoryDepth != nil {
-			srcDepth = true
-		}
-	}
-	type key struct {
-		t string
-		d int
-	}
-	count := func(es []element.Element) map[key]int {
-		m := map[key]int{}
-		for _, e := range es {
-			k := key{string(e.Type), -1}
-			if srcDepth && e.Metadata.CategoryDepth != nil {
-				k.d = *e.Metadata.CategoryDepth
-			}
-			m[k]++
-		}
-		return m
-	}
-	o, s := count(output), count(source)
-	matched, total := 0.0, 0.0
-	for k, sv := range s {
-		m := min(sv, o[k])
-		matched += float64(m)
-		total += float64(m)
-		s[k] -= m
-		o[k] -= m
-	}
-	lo, ls := map[string]int{}, map[string]int{}
-	for k, v := range o {
-		lo[k.t] += v
-	}
-	for k, v := range s {
-		ls[k.t] += v
-	}
-	for t, v := range ls {
-		total += float64(v)
-		matched += 0.5 * float64(min(lo[t], v))
-	}
-	if total == 0 {
-		return 0
-	}
-	return round3(min(max(matched/total, 0), 1))
+	return metrics.Round3(metrics.GoldenTypeAccuracy(output, source))
 }
