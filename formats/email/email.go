@@ -145,8 +145,9 @@ func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document,
 		if len(a.Data) == 0 {
 			continue
 		}
+		// Like the reference, the attachment's type is detected from its bytes and name; the
+		// part's declared Content-Type is often generic or wrong.
 		nd := engine.NewDocument(a.Name, a.Data)
-		nd.ContentType = mimeOnly(a.ContentType)
 		elems, err := engine.Partition(inner, nd, sub)
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {
@@ -170,11 +171,6 @@ func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document,
 		}
 	}
 	return nil
-}
-
-func mimeOnly(ct string) string {
-	ct, _, _ = strings.Cut(ct, ";")
-	return strings.ToLower(strings.TrimSpace(ct))
 }
 
 // formatAddress renders an address as Python's email.headerregistry.Address does, which is

@@ -423,3 +423,22 @@ func BenchmarkEML(b *testing.B) {
 		}
 	}
 }
+
+// TestAttachmentTypes: attachments are typed from their bytes and names, not their declared
+// Content-Type, and unsupported ones are skipped without failing the message.
+func TestAttachmentTypes(t *testing.T) {
+	raw := "From: x@example.com\r\nSubject: files\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n" +
+		"--B\r\nContent-Type: text/plain\r\n\r\nPlease find the files attached to this message.\r\n" +
+		"--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"page.html\"\r\n\r\n" +
+		"<html><body><h1>Quarterly report</h1></body></html>\r\n" +
+		"--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"blob.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
+		"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\r\n--B--\r\n"
+	out := partition(t, "files.eml", []byte(raw), engine.DefaultOptions())
+	if len(out) != 2 {
+		t.Fatalf("%d elements: %+v", len(out), out)
+	}
+	if e := out[1]; e.Type != element.Title || e.Text != "Quarterly report" || e.Metadata.Filetype != "text/html" ||
+		e.Metadata.AttachedToFilename != "files.eml" {
+		t.Fatalf("attachment element %+v", e)
+	}
+}

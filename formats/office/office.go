@@ -70,9 +70,17 @@ func init() {
 
 // Partition implements engine.Partitioner.
 func (p Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	conv, ok := conversions[doc.MIMEType]
+	mime := doc.MIMEType
+	if mime == "" {
+		mime = engine.Detect(doc, doc.ContentType).MIME
+	}
+	conv, ok := conversions[mime]
 	if !ok {
-		return engine.UnsupportedError(doc.MIMEType)
+		return engine.UnsupportedError(mime)
+	}
+	if opts == nil {
+		o := engine.DefaultOptions()
+		opts = &o
 	}
 	next, ok := engine.LookupFormat(conv.target)
 	if !ok {
