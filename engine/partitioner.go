@@ -26,6 +26,8 @@ type Document struct {
 	// Content holds the bytes; Size is their length.
 	Content io.ReaderAt
 	Size    int64
+
+	memo memo
 }
 
 // NewDocument wraps bytes in a Document.

@@ -24,8 +24,24 @@ func init() {
 	// The reference opens every PDF before choosing a strategy, so an encrypted or broken file
 	// gets its 422 answer whatever strategy was asked for.
 	engine.RegisterPrecheck("application/pdf", func(ctx context.Context, doc *engine.Document) error {
-		return MapError(pdf.Check(ctx, doc.Content, doc.Size))
+		_, err := open(ctx, doc)
+		return err
 	})
+}
+
+type openKey struct{}
+
+// open parses the PDF once per document: the precheck, the text-layer probe and the partition
+// share the result.
+func open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) {
+	v, err := doc.Memo(openKey{}, func() (any, error) {
+		d, err := pdf.Open(ctx, doc.Content, doc.Size)
+		return d, MapError(err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*pdf.Document), nil
 }
 
 // strategy is the registered fast strategy: a partitioner that can also tell "auto" whether a
@@ -38,9 +54,9 @@ func (strategy) Partition(ctx context.Context, doc *engine.Document, opts *engin
 
 // HasText reports whether any page has extractable text.
 func (strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.Options) (bool, error) {
-	d, err := pdf.Open(ctx, doc.Content, doc.Size)
+	d, err := open(ctx, doc)
 	if err != nil {
-		return false, MapError(err)
+		return false, err
 	}
 	params := Params(opts)
 	for n := 1; n <= d.NumPages(); n++ {
@@ -99,9 +115,9 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	if strings.HasPrefix(doc.MIMEType, "image/") {
 		return &engine.Error{Kind: engine.KindBadRequest, Msg: "The fast strategy is not available for image files"}
 	}
-	d, err := pdf.Open(ctx, doc.Content, doc.Size)
+	d, err := open(ctx, doc)
 	if err != nil {
-		return MapError(err)
+		return err
 	}
 	log := opts.Log()
 	params := Params(opts)
