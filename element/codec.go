@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // toValue turns an element into its JSON object: keys type, element_id, text, metadata, then
@@ -329,11 +330,17 @@ func EncodeOrigElements(elems []Element) string {
 		a[i] = elems[i].toValue(true)
 	}
 	var z bytes.Buffer
-	w := zlib.NewWriter(&z)
+	w := zlibWriters.Get().(*zlib.Writer)
+	w.Reset(&z)
 	_, _ = w.Write(marshalValue(a, pythonJSON)) // writes to a bytes.Buffer cannot fail
 	_ = w.Close()
+	zlibWriters.Put(w)
 	return base64.StdEncoding.EncodeToString(z.Bytes())
 }
+
+// zlibWriters reuses compressors: a chunked document encodes one orig_elements per chunk, and a
+// new zlib writer allocates several hundred KiB.
+var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
 
 // MaxOrigElementsSize caps the decompressed size of orig_elements, as the reference does.
 const MaxOrigElementsSize = 200 << 20

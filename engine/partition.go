@@ -58,7 +58,7 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	}
 	if opts.Chunking.Strategy != "" {
 		if err := chunking.Validate(opts.Chunking); err != nil {
-			return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
+			return chunkingError(err)
 		}
 	}
 	hint := opts.ContentType
@@ -105,7 +105,7 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	}
 	chunks, err := chunking.Chunk(ctx, all, opts.Chunking)
 	if err != nil {
-		return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
+		return chunkingError(err)
 	}
 	// The reference re-applies its metadata pass to chunks: languages from chunk texts, IDs
 	// hashed from chunk texts, hierarchy.
@@ -117,6 +117,19 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 		}
 	}
 	return again.flush(emit)
+}
+
+// chunkingError maps chunking failures as the reference server does: an unknown strategy is a
+// 400, an invalid option value surfaces as a 500 with the library's message.
+func chunkingError(err error) error {
+	var unknown *chunking.UnknownStrategyError
+	if errors.As(err, &unknown) {
+		return &Error{Kind: KindBadRequest, Msg: err.Error(), Err: err}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
 }
 
 func wrapPartitionError(err error, ft FileType) error {
