@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // documented500 lists the fields through which the reference itself answers 500 (§4): chunking
@@ -59,8 +60,17 @@ func FuzzForm(f *testing.F) {
 	srv := New(Config{})
 	doc := []byte("A Title\n\nThis document has a sentence that reads like narrative text for the classifier.\n")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2, accept string) {
-		rec := post(t, srv, http.Header{"Accept": {accept}}, field(n1, v1), file("doc.txt", doc, "text/plain"), field(n2, v2))
-		checkAnswer(t, rec, n1+" "+n2)
+		// A small document must never take long, whatever the parameters: a hang is a failure.
+		done := make(chan *httptest.ResponseRecorder, 1)
+		go func() {
+			done <- post(t, srv, http.Header{"Accept": {accept}}, field(n1, v1), file("doc.txt", doc, "text/plain"), field(n2, v2))
+		}()
+		select {
+		case rec := <-done:
+			checkAnswer(t, rec, n1+" "+n2)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer within 10 s for %q=%q %q=%q", n1, v1, n2, v2)
+		}
 	})
 }
 
