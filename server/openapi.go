@@ -219,7 +219,7 @@ parameters below as text fields. API key (when the server has keys): header
 <code>unstructured-api-key</code> (also <code>service-api-key</code> or
 <code>Authorization: Bearer</code>).</p>
 <pre>curl -s -X POST http://localhost:8000/general/v0/general \
-  -H 'unstructured-api-key: $KEY' \
+  -H "unstructured-api-key: $KEY" \
   -F files=@report.pdf -F strategy=fast -F languages=eng</pre>
 <table><thead><tr><th>parameter</th><th>type</th><th>default</th><th>description</th></tr></thead><tbody>
 <tr><td><code>files</code></td><td>file, repeatable</td><td>required</td><td>the documents; <code>.gz</code> uploads are decompressed</td></tr>
