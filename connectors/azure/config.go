@@ -1,0 +1,179 @@
+package azure
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// remoteURLPattern is the platform schema's rule for remote_url (az:// or abfs://).
+const remoteURLPattern = `^(az|abfs)://`
+
+var remoteURLRe = regexp.MustCompile(remoteURLPattern)
+
+// Config is a parsed Azure connector config (platform.md §1.9).
+type Config struct {
+	RemoteURL        string
+	AccountName      string
+	AccountKey       string
+	ConnectionString string
+	SASToken         string
+	// Recursive walks every blob under the prefix; false lists only its immediate children.
+	Recursive bool
+
+	// ServiceURL overrides the blob endpoint derived from AccountName
+	// (https://<account>.blob.core.windows.net). It is not part of the API config: Go callers and
+	// tests use it to point account-key, SAS or anonymous access at an emulator or a sovereign
+	// cloud. Connection strings carry their own endpoint.
+	ServiceURL string
+}
+
+// Secrets are the config keys stored encrypted and returned masked.
+var secretKeys = []string{"account_key", "sas_token", "connection_string"}
+
+// Defaults returns config with the defaults the API echoes back filled in: every key present,
+// unset optional strings as null, recursive true (the platform schema's default).
+func Defaults(config map[string]any) map[string]any {
+	out := make(map[string]any, len(config)+6)
+	for k, v := range config {
+		out[k] = v
+	}
+	for _, k := range []string{"account_name", "account_key", "connection_string", "sas_token"} {
+		if _, ok := out[k]; !ok {
+			out[k] = nil
+		}
+	}
+	if v, ok := out["recursive"]; !ok || v == nil {
+		out["recursive"] = true
+	} else if b, ok := lenientBool(v); ok {
+		out["recursive"] = b
+	}
+	return out
+}
+
+// Validate checks an Azure config the way the platform schema and the connector do, reporting
+// every problem at once with locations ["body", "config", key].
+func Validate(config map[string]any) error {
+	_, err := ParseConfig(config)
+	return err
+}
+
+// ParseConfig validates config and returns it typed.
+func ParseConfig(config map[string]any) (Config, error) {
+	var c Config
+	var errs []engine.FieldError
+	add := func(key, typ, msg string, input any, ctx map[string]any) {
+		errs = append(errs, engine.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input, Ctx: ctx})
+	}
+	str := func(key string, dst *string, required bool) {
+		v, ok := config[key]
+		if !ok || v == nil {
+			if required {
+				add(key, "missing", "Field required", config, nil)
+			}
+			return
+		}
+		s, ok := v.(string)
+		if !ok {
+			add(key, "string_type", "Input should be a valid string", v, nil)
+			return
+		}
+		*dst = s
+	}
+	if config == nil {
+		config = map[string]any{}
+	}
+	str("remote_url", &c.RemoteURL, true)
+	str("account_name", &c.AccountName, false)
+	str("account_key", &c.AccountKey, false)
+	str("connection_string", &c.ConnectionString, false)
+	str("sas_token", &c.SASToken, false)
+	c.Recursive = true
+	if v, ok := config["recursive"]; ok && v != nil {
+		if b, ok := lenientBool(v); ok {
+			c.Recursive = b
+		} else {
+			add("recursive", "bool_type", "Input should be a valid boolean", v, nil)
+		}
+	}
+	if v, ok := config["remote_url"].(string); ok {
+		switch {
+		case !remoteURLRe.MatchString(v):
+			add("remote_url", "string_pattern_mismatch", "String should match pattern '"+remoteURLPattern+"'", v, map[string]any{"pattern": remoteURLPattern})
+		case strings.Count(v, "://") > 1:
+			add("remote_url", "value_error", "Value error, remote_url must contain '://' only once", v, nil)
+		default:
+			if _, _, _, err := splitRemoteURL(v); err != nil {
+				add("remote_url", "value_error", "Value error, "+err.Error(), v, nil)
+			}
+		}
+	}
+	// The connector needs somewhere to connect to: a connection string carries the endpoint, an
+	// account name implies one (anonymous access when no key or SAS is given).
+	if c.ConnectionString == "" && c.AccountName == "" && c.ServiceURL == "" && !hasKeyError(errs, "account_name", "connection_string") {
+		add("account_name", "value_error", "Value error, either connection_string or account_name must be set", nil, nil)
+	}
+	if len(errs) > 0 {
+		return Config{}, &engine.ValidationError{Errors: errs}
+	}
+	return c, nil
+}
+
+func hasKeyError(errs []engine.FieldError, keys ...string) bool {
+	for _, e := range errs {
+		for _, k := range keys {
+			if e.Loc[len(e.Loc)-1] == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitRemoteURL splits az://container/prefix into its protocol, container and blob-name prefix
+// (no leading slash; a trailing slash is kept as given).
+func splitRemoteURL(u string) (protocol, container, prefix string, err error) {
+	protocol, rest, ok := strings.Cut(u, "://")
+	if !ok || strings.Contains(rest, "://") {
+		return "", "", "", fmt.Errorf("remote_url %q must look like az://container/path", u)
+	}
+	rest = strings.TrimLeft(rest, "/")
+	container, prefix, _ = strings.Cut(rest, "/")
+	if container == "" {
+		return "", "", "", fmt.Errorf("remote_url %q names no container", u)
+	}
+	return protocol, container, prefix, nil
+}
+
+// lenientBool accepts what pydantic's lax mode accepts for a bool in JSON input.
+func lenientBool(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		switch strings.ToLower(x) {
+		case "0", "off", "f", "false", "n", "no":
+			return false, true
+		case "1", "on", "t", "true", "y", "yes":
+			return true, true
+		}
+	case float64:
+		if x == 0 || x == 1 {
+			return x == 1, true
+		}
+	case int:
+		if x == 0 || x == 1 {
+			return x == 1, true
+		}
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil && (f == 0 || f == 1) && !math.IsNaN(f) {
+			return f == 1, true
+		}
+	}
+	return false, false
+}
