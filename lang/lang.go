@@ -3,14 +3,18 @@
 // are given they are detected, on the whole document first and per element when the document
 // is not clearly in one language. Short pure-ASCII texts are English by rule.
 //
-// Detection uses whatlanggo (trigram profiles, pure Go, small) restricted to the languages the
-// reference's detector (langdetect) knows, so both pick from the same set.
+// Detection is an exact reimplementation of the reference's detector, Python langdetect 1.0.9
+// (Nakatani Shuyo's naive-Bayes n-gram detector) as the reference runs it, seeded with 0: same
+// text cleaning, n-gram extraction, Python random stream (MT19937, random(), gauss(), choice())
+// and arithmetic, so it returns the same ranked languages. Its 55 language profiles and
+// normalisation tables (langdetect.bin.gz) come from langdetect under the Apache License 2.0;
+// see LICENSE.langdetect.
 package lang
 
 import (
 	"strings"
-
-	"github.com/abadojack/whatlanggo"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarrydocs/quarry/element"
 )
@@ -98,16 +102,19 @@ func isAuto(requested []string) bool {
 	return false
 }
 
-// isShortASCII is the reference's English-by-rule test: pure ASCII and fewer than five
-// white-space separated words.
+// isShortASCII is the reference's English-by-rule test: pure ASCII (and not empty) with fewer
+// than five white-space separated words.
 func isShortASCII(s string) bool {
+	if s == "" {
+		return false
+	}
 	words, in := 0, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			return false
 		}
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || (c >= 0x1c && c <= 0x1f) {
+		if isPySpace(c) {
 			in = false
 			continue
 		}
@@ -115,7 +122,6 @@ func isShortASCII(s string) bool {
 			words++
 			in = true
 			if words >= 5 {
-				// Still must check that the rest is ASCII, but the answer is now false.
 				return false
 			}
 		}
@@ -123,65 +129,73 @@ func isShortASCII(s string) bool {
 	return true
 }
 
-// maxDetectBytes bounds the text handed to the detector: trigram statistics settle long
-// before that, and documents can be very large (langdetect itself samples).
-const maxDetectBytes = 64 << 10
+// isPySpace reports whether an ASCII byte is white space for Python's str.split/strip.
+func isPySpace(c byte) bool {
+	return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f)
+}
 
-// detectable are the languages of the reference's detector (langdetect's 55 profiles) that
-// whatlanggo also knows; detection chooses among these only.
-var detectable = func() whatlanggo.Options {
-	wl := map[whatlanggo.Lang]bool{}
-	for _, c := range []string{"afr", "arb", "bul", "ben", "ces", "dan", "deu", "ell", "eng",
-		"spa", "est", "pes", "fin", "fra", "guj", "heb", "hin", "hrv", "hun", "ind", "ita", "jpn",
-		"kan", "kor", "lit", "lav", "mkd", "mal", "mar", "nep", "nld", "nob", "pan", "pol", "por",
-		"ron", "rus", "slv", "som", "swe", "tam", "tel", "tha", "tgl", "tur", "ukr", "urd", "vie",
-		"cmn"} {
-		if l := whatlanggo.CodeToLang(c); l.Iso6393() == c {
-			wl[l] = true
+// isBlank is the reference's `text.strip() == ""`: nothing but white space (Unicode's, as
+// Python's str.isspace has it).
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r < 0x80 {
+			if !isPySpace(byte(r)) {
+				return false
+			}
+		} else if !unicode.IsSpace(r) {
+			return false
 		}
 	}
-	return whatlanggo.Options{Whitelist: wl}
-}()
+	return true
+}
 
-// Detect returns the languages of text as ISO 639-3 codes, most likely first: ["eng"] for
-// short ASCII text, nil when nothing can be detected.
+// maxDocBytes bounds the document text assembled for detection. langdetect reads only its first
+// 10,000 characters once URLs and e-mail addresses are removed, and the short-ASCII rule fails
+// after five words, so the rest cannot change the answer unless the first megabyte is almost
+// all URLs.
+const maxDocBytes = 1 << 20
+
+// Detect returns the languages of text as ISO 639-3 codes, most likely first, as the
+// reference's detect_languages does in auto mode: nil for blank text, ["eng"] for short ASCII
+// text, otherwise every language langdetect gives a probability above 0.1 (zh-cn and zh-tw as
+// "zho"); nil when the text has no usable n-gram.
 func Detect(text string) []string {
 	return detect(text, nil)
 }
 
 func detect(text string, given []string) []string {
+	if isBlank(text) {
+		return nil
+	}
 	if isShortASCII(text) {
 		return []string{"eng"}
 	}
 	if len(given) > 0 {
 		return append([]string(nil), given...)
 	}
-	if len(text) > maxDetectBytes {
-		text = text[:maxDetectBytes]
-		for len(text) > 0 && text[len(text)-1]&0xC0 == 0x80 {
-			text = text[:len(text)-1]
-		}
-		if len(text) > 0 && text[len(text)-1] >= 0x80 {
-			text = text[:len(text)-1]
-		}
-	}
-	l := whatlanggo.DetectLangWithOptions(text, detectable)
-	if l < 0 {
+	res, err := detectLangs(text)
+	if err != nil {
 		return nil
 	}
-	// Read through the two-letter code so that individual languages of a macrolanguage come
-	// out as the macrolanguage, as from langdetect (cmn → zho, arb → ara, pes → fas).
-	code := l.Iso6391()
-	if code == "" {
-		code = l.Iso6393()
+	var out []string
+	for _, r := range res {
+		code := r.lang
+		if strings.HasPrefix(code, "zh") {
+			code = "zho"
+		} else if c, ok := iso639[code]; ok {
+			code = c
+		} else {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == code
+		}
+		if !dup {
+			out = append(out, code)
+		}
 	}
-	if strings.HasPrefix(code, "zh") {
-		return []string{"zho"}
-	}
-	if c, ok := iso639[code]; ok {
-		return []string{c}
-	}
-	return nil
+	return out
 }
 
 // Apply sets Metadata.Languages on every element, per §11: `[""]` leaves them unset; request
@@ -197,15 +211,25 @@ func Apply(elems []element.Element, requested []string) {
 	if !isAuto(requested) {
 		given = Codes(requested)
 	}
+	// The reference joins the non-empty texts with spaces.
 	var b strings.Builder
 	for i := range elems {
-		if i > 0 {
+		t := elems[i].Text
+		if t == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(elems[i].Text)
-		if b.Len() > maxDetectBytes {
-			break // detection reads a bounded prefix; the short-ASCII rule fails anyway
+		if b.Len()+len(t) > maxDocBytes {
+			n := max(0, maxDocBytes-b.Len())
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			b.WriteString(t[:n])
+			break
 		}
+		b.WriteString(t)
 	}
 	doc := detect(b.String(), given)
 	if len(doc) == 1 {

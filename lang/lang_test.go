@@ -40,12 +40,16 @@ func TestCodes(t *testing.T) {
 func TestDetect(t *testing.T) {
 	cases := map[string][]string{
 		"Hello world": {"eng"},
-		"":            {"eng"},
+		"":            nil,
+		" \t\n\u00a0": nil,
 		"One two three four five six seven, this is an English sentence about the weather today.":                             {"eng"},
 		"Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und Gewissen begabt.":         {"deu"},
 		"Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de raison et de conscience.": {"fra"},
-		"人人生而自由,在尊严和权利上一律平等。":                                                                                                 {"zho"},
+		// langdetect (and so the reference) ranks Korean first on this short Chinese line.
+		"人人生而自由,在尊严和权利上一律平等。": {"kor", "zho"},
 		"Hola señor": nil,
+		// A table of short English words that whatlanggo took for French.
+		"Team Location Stanley Cups Blues STL 1 Flyers PHI 2 Maple Leafs TOR 13": {"eng"},
 	}
 	for in, want := range cases {
 		got := Detect(in)
@@ -103,6 +107,9 @@ func TestApplyGoldens(t *testing.T) {
 	checkGolden(t, "head/gcs/fake-text.txt.json", nil)
 	checkGolden(t, "api-2024/book-war-and-peace-1p.txt.json", nil)
 	checkGolden(t, "ingest-assets-2024/fake-xml.xml.json", nil)
+	// Elements 0-2 ["eng"], the <pre> block (German, French, Dutch) ["fra","nld"].
+	checkGolden(t, "head/local-single-file-with-encoding/fake-html-cp1252.html.json", nil)
+	checkGolden(t, "head/gcs/stanley-cups.xlsx.json", nil)
 }
 
 func TestApplyDisabledAndShortDocument(t *testing.T) {
@@ -124,6 +131,34 @@ func BenchmarkApply100k(b *testing.B) {
 	elems := make([]element.Element, 100000)
 	for i := range elems {
 		elems[i].Text = line
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Apply(elems, nil)
+	}
+}
+
+// BenchmarkDetectSentence measures one full langdetect run (seven trials) on a sentence,
+// the per-element cost when a document is multilingual.
+func BenchmarkDetectSentence(b *testing.B) {
+	s := "Tous les êtres humains naissent libres et égaux en dignité et en droits."
+	Detect(s)
+	b.ReportAllocs()
+	for b.Loop() {
+		Detect(s)
+	}
+}
+
+// BenchmarkApplyMultilingual has every element detected on its own (the document-level pass
+// finds two languages).
+func BenchmarkApplyMultilingual(b *testing.B) {
+	lines := []string{
+		"The quick brown fox jumps over the lazy dog near the river bank.",
+		"Tous les êtres humains naissent libres et égaux en dignité et en droits.",
+	}
+	elems := make([]element.Element, 1000)
+	for i := range elems {
+		elems[i].Text = lines[i%2]
 	}
 	b.ReportAllocs()
 	for b.Loop() {
