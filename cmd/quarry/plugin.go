@@ -2,10 +2,229 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/plugins/host"
+	"github.com/quarrydocs/quarry/plugins/sdk"
+	_ "github.com/quarrydocs/quarry/strategies/all"
 )
 
-// runPlugin is the "quarry plugin" command (filled in by plugins/host wiring).
+// builtinPlugins are the in-process strategies run out of process by default, by re-executing
+// this binary as "quarry plugin serve <name>".
+var builtinPlugins = []string{"fast", "vlm"}
+
+// defaultPluginMemory is the memory limit of a plugin process unless
+// QUARRY_PLUGIN_MEMORY_LIMIT_MB says otherwise.
+const defaultPluginMemory = 4 << 30
+
+// The plugin host is set up at start-up, like the registrations it extends: built-in
+// strategies move behind plugin processes and the plugins found in the plugin directories
+// (QUARRY_PLUGIN_DIR, else beside this binary and ~/.quarry/plugins) register their
+// strategies. A process serving as a plugin, and test binaries, keep everything in process.
+func init() {
+	if isPluginServe(os.Args[1:]) || testing.Testing() {
+		return
+	}
+	h, err := setupPlugins(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "quarry: plugins:", err)
+	}
+	_ = h
+}
+
+func isPluginServe(args []string) bool {
+	return len(args) >= 2 && args[0] == "plugin" && args[1] == "serve"
+}
+
+// setupPlugins creates the host for dirs (nil: configured or default directories), wraps the
+// built-ins and registers discovered plugins. Errors are reported but do not stop the others.
+func setupPlugins(dirs []string) (*host.Host, error) {
+	cfg := host.ConfigFromEnv()
+	if dirs != nil {
+		cfg.Dirs = dirs
+	}
+	if len(cfg.Dirs) == 0 {
+		cfg.Dirs = host.DefaultDirs()
+	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = defaultPluginMemory
+	}
+	h := host.New(cfg)
+	var errs []error
+	if exe, err := os.Executable(); err == nil {
+		errs = append(errs, h.WrapBuiltins(exe, []string{"plugin", "serve"}, builtinPlugins...))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	errs = append(errs, h.Load(ctx))
+	return h, errors.Join(errs...)
+}
+
+const pluginUsage = `usage:
+  quarry plugin list [--plugin-dir DIR]        list strategies and where they run
+  quarry plugin install [--plugin-dir DIR] BIN install a plugin binary and its checksum
+  quarry plugin checksum BIN…                  write BIN.sha256 beside each plugin binary
+  quarry plugin serve STRATEGY                 serve a built-in strategy as a plugin (used by
+                                               the host; not run by hand)
+
+Plugins are executables named quarry-plugin-<name> with a quarry-plugin-<name>.sha256 file,
+in QUARRY_PLUGIN_DIR (a path list), else beside quarry and in ~/.quarry/plugins.
+Environment: QUARRY_PLUGIN_WORKERS (processes per plugin, default: cores),
+QUARRY_PLUGIN_TIMEOUT (per call, default 10m), QUARRY_PLUGIN_MEMORY_LIMIT_MB (default 4096).
+`
+
+// runPlugin is the "quarry plugin" command.
 func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return usageError("quarry plugin: not implemented yet")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, pluginUsage)
+		if len(args) == 0 {
+			return usageError("plugin: no subcommand")
+		}
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "serve":
+		return pluginServe(rest)
+	case "checksum":
+		if len(rest) == 0 {
+			return usageError("plugin checksum: no file given")
+		}
+		for _, f := range rest {
+			sum, err := host.WriteChecksum(f)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s  %s\n", sum, f)
+		}
+		return nil
+	case "install":
+		return pluginInstall(rest, stdout, stderr)
+	case "list":
+		return pluginList(ctx, rest, stdout, stderr)
+	}
+	fmt.Fprint(stderr, pluginUsage)
+	return usageError("plugin: unknown subcommand %q", sub)
+}
+
+func pluginServe(args []string) error {
+	if len(args) != 1 {
+		return usageError("plugin serve: want one strategy name")
+	}
+	p, ok := engine.LookupStrategy(args[0])
+	if !ok {
+		return usageError("plugin serve: no built-in strategy %q", args[0])
+	}
+	if b, ok := p.(*host.Builtin); ok {
+		p = b.Local
+	}
+	sdk.ServePlugin(sdk.Plugin{Name: args[0], Strategies: []sdk.Strategy{{Name: args[0], Partition: p.Partition}}})
+	return nil
+}
+
+func pluginDirFlag(fs *flag.FlagSet) *string {
+	return fs.String("plugin-dir", "", "plugin directory (default: $QUARRY_PLUGIN_DIR, else beside quarry and ~/.quarry/plugins)")
+}
+
+func pluginInstall(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plugin install", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dirFlag := pluginDirFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	if fs.NArg() != 1 {
+		return usageError("plugin install: want one binary")
+	}
+	dir := *dirFlag
+	if dir == "" {
+		if env := os.Getenv(host.EnvPluginDir); env != "" {
+			dir = filepath.SplitList(env)[0]
+		} else if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".quarry", "plugins")
+		}
+	}
+	src := fs.Arg(0)
+	name := filepath.Base(src)
+	if !strings.HasPrefix(name, host.Prefix) {
+		name = host.Prefix + name
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	dst := filepath.Join(dir, name)
+	// Write beside and rename, so a running host never executes a half-written file.
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	sum, err := host.WriteChecksum(dst)
+	if err != nil {
+		return fmt.Errorf("plugin install: %w", err)
+	}
+	fmt.Fprintf(stdout, "installed %s (sha256 %s)\n", dst, sum)
+	return nil
+}
+
+func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plugin list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dirFlag := pluginDirFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	cfg := host.ConfigFromEnv()
+	if *dirFlag != "" {
+		cfg.Dirs = filepath.SplitList(*dirFlag)
+	} else if len(cfg.Dirs) == 0 {
+		cfg.Dirs = host.DefaultDirs()
+	}
+	h := host.New(cfg)
+	defer h.Close()
+	specs, derr := h.Discover()
+	fmt.Fprintln(stdout, "built in:")
+	for _, n := range engine.Strategies() {
+		p, _ := engine.LookupStrategy(n)
+		where := "in process"
+		if _, ok := p.(*host.Builtin); ok {
+			where = "plugin process (quarry plugin serve " + n + ")"
+		} else if _, ok := p.(*host.Remote); ok {
+			continue
+		}
+		fmt.Fprintf(stdout, "  %-12s %s\n", n, where)
+	}
+	fmt.Fprintf(stdout, "plugins in %s:\n", strings.Join(cfg.Dirs, string(os.PathListSeparator)))
+	for _, s := range specs {
+		p, err := h.Add(s)
+		if err != nil {
+			return err
+		}
+		d, err := p.Describe(ctx)
+		if err != nil {
+			fmt.Fprintf(stdout, "  %-12s %s: %v\n", s.Name, s.Path, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "  %-12s %s version %s, strategies %s, types %s\n", s.Name, s.Path, d.Version,
+			strings.Join(d.Strategies, ","), strings.Join(d.MimeTypes, ","))
+	}
+	if derr != nil {
+		fmt.Fprintln(stderr, "quarry: plugins:", derr)
+	}
+	return nil
 }

@@ -1,0 +1,340 @@
+// Package ocr holds the OCR strategies for scanned PDFs and images (partition-api.md §7.3,
+// §7.4): pages rendered by pdftoppm (grey, 300 DPI by default), recognised by Tesseract through
+// gosseract, one client per worker and one recognition call per page.
+//
+//   - ocr_only: Tesseract's text regions in its reading order, typed by the text rules (§8).
+//   - hi_res: a layout from Tesseract's block/paragraph/line structure and the page image —
+//     titles, body text, headers and footers, captions, page numbers, pictures, and tables found
+//     from word-box alignment (text_as_html when table inference is on) — with the PDF's text
+//     layer used for a region's text where the page has one (is_extracted).
+//
+// The package uses cgo (Tesseract, leptonica) and is compiled only into the OCR plugin binary
+// (cmd/quarry-plugin-ocr), which the host starts with OMP_THREAD_LIMIT=1; the main quarry
+// binary stays pure Go.
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/plugins/sdk"
+)
+
+// MIMETypes are the document types the OCR strategies accept.
+var MIMETypes = []string{"application/pdf", "image/jpeg", "image/png", "image/tiff", "image/bmp", "image/heic", "image/gif", "image/webp"}
+
+// Options keys understood in engine.Options.Extra.
+const (
+	// ExtraDPI sets the rendering resolution of PDF pages (default 300).
+	ExtraDPI = "ocr_dpi"
+	// ExtraPages restricts OCR to a comma-separated list of 1-based pages (used by auto to OCR
+	// only the pages without a text layer).
+	ExtraPages = "ocr_pages"
+)
+
+// Config sets up an OCR engine.
+type Config struct {
+	// Workers is the number of Tesseract clients, each used by one goroutine (default: cores).
+	Workers int
+	// DPI is the default PDF rendering resolution (default 300).
+	DPI int
+}
+
+// ConfigFromEnv reads QUARRY_OCR_WORKERS and QUARRY_OCR_DPI.
+func ConfigFromEnv() Config {
+	var c Config
+	c.Workers, _ = strconv.Atoi(os.Getenv("QUARRY_OCR_WORKERS"))
+	c.DPI, _ = strconv.Atoi(os.Getenv("QUARRY_OCR_DPI"))
+	return c
+}
+
+// OCR runs the strategies with a fixed set of Tesseract workers.
+type OCR struct {
+	cfg     Config
+	workers chan *tesseract // nil tokens are workers not created yet
+}
+
+// New returns an OCR engine; Tesseract clients are created on first use.
+func New(cfg Config) *OCR {
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.DPI <= 0 {
+		cfg.DPI = 300
+	}
+	o := &OCR{cfg: cfg, workers: make(chan *tesseract, cfg.Workers)}
+	for range cfg.Workers {
+		o.workers <- nil
+	}
+	return o
+}
+
+// Close releases the Tesseract clients not in use.
+func (o *OCR) Close() {
+	for range o.cfg.Workers {
+		if t := <-o.workers; t != nil {
+			t.close()
+		}
+	}
+}
+
+func init() {
+	o := New(ConfigFromEnv())
+	engine.RegisterStrategy("hi_res", engine.PartitionFunc(o.HiRes))
+	engine.RegisterStrategy("ocr_only", engine.PartitionFunc(o.OCROnly))
+}
+
+// OCROnly is the ocr_only strategy.
+func (o *OCR) OCROnly(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return o.run(ctx, doc, opts, emit, false)
+}
+
+// HiRes is the hi_res strategy.
+func (o *OCR) HiRes(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	return o.run(ctx, doc, opts, emit, true)
+}
+
+// pageResult is one recognised page.
+type pageResult struct {
+	num   int
+	img   *image.Gray
+	scale float64 // PDF points → pixels; 0 for images
+	words []Word
+	err   error
+}
+
+func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit, hiRes bool) error {
+	dpi := o.cfg.DPI
+	if v, err := strconv.Atoi(opts.Extra[ExtraDPI]); err == nil && v >= 50 && v <= 1200 {
+		dpi = v
+	}
+	langs := TesseractLanguages(opts.Languages, opts.OCRLanguages)
+	if err := checkLanguages(langs); err != nil {
+		return err
+	}
+	src, pdfDoc, err := openSource(ctx, doc, dpi)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	pages := pageList(src.count(), opts.Extra[ExtraPages])
+	ft, _ := engine.TypeForMIME(doc.MIMEType)
+	tables := hiRes && opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name)
+	crops := map[string]bool{}
+	for _, t := range opts.ExtractImageBlockTypes {
+		crops[strings.ToLower(t)] = true
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Pages are recognised in parallel by the workers and emitted in order; the window bounds
+	// how many finished pages wait for a slow earlier one.
+	results := make([]chan pageResult, len(pages))
+	for i := range pages {
+		results[i] = make(chan pageResult, 1)
+	}
+	window := make(chan struct{}, 2*o.cfg.Workers)
+	go func() {
+		for i, n := range pages {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				for _, ch := range results[i:] {
+					ch <- pageResult{err: ctx.Err()}
+				}
+				return
+			}
+			go func() { results[i] <- o.page(ctx, src, n, langs) }()
+		}
+	}()
+	for i := range pages {
+		var r pageResult
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		<-window
+		if r.err != nil {
+			return r.err
+		}
+		sdk.ReportProgress(ctx, r.num, src.count(), "ocr")
+		var regions []region
+		if hiRes {
+			regions = hiResRegions(r.words, r.img, tables)
+			if pdfDoc != nil && r.scale > 0 {
+				mergeTextLayer(ctx, pdfDoc, r, regions)
+			}
+		} else {
+			regions = ocrOnlyRegions(r.words)
+		}
+		for _, rg := range regions {
+			e := toElement(rg, r, hiRes)
+			if crops[strings.ToLower(string(e.Type))] {
+				if b64, err := cropJPEG(r.img, rg.box); err == nil {
+					e.Metadata.ImageBase64, e.Metadata.ImageMIMEType = b64, "image/jpeg"
+				}
+			}
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		if opts.IncludePageBreaks {
+			if err := emit(element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(r.num)}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// page renders and recognises page n on a worker.
+func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageResult {
+	var t *tesseract
+	select {
+	case t = <-o.workers:
+	case <-ctx.Done():
+		return pageResult{err: ctx.Err()}
+	}
+	if t == nil {
+		t = newTesseract()
+	}
+	defer func() { o.workers <- t }()
+	if err := ctx.Err(); err != nil {
+		return pageResult{err: err}
+	}
+	pgm, scale, err := src.render(ctx, n)
+	if err != nil {
+		return pageResult{err: err}
+	}
+	img, err := parsePGM(pgm)
+	if err != nil {
+		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
+	}
+	words, err := t.recognize(pgm, langs)
+	if err != nil {
+		return pageResult{err: err}
+	}
+	return pageResult{num: n, img: img, scale: scale, words: words}
+}
+
+// pageList is 1..count, or the pages listed in spec that exist.
+func pageList(count int, spec string) []int {
+	var out []int
+	if spec == "" {
+		for n := 1; n <= count; n++ {
+			out = append(out, n)
+		}
+		return out
+	}
+	for _, f := range strings.Split(spec, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n >= 1 && n <= count && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func toElement(rg region, r pageResult, hiRes bool) element.Element {
+	b := rg.box
+	w, h := float64(r.img.Bounds().Dx()), float64(r.img.Bounds().Dy())
+	m := element.Metadata{
+		PageNumber: element.Int(r.num),
+		Coordinates: &element.Coordinates{
+			Points: []element.Point{
+				{float64(b.Min.X), float64(b.Min.Y)}, {float64(b.Min.X), float64(b.Max.Y)},
+				{float64(b.Max.X), float64(b.Max.Y)}, {float64(b.Max.X), float64(b.Min.Y)},
+			},
+			System: "PixelSpace", LayoutWidth: w, LayoutHeight: h,
+		},
+		TextAsHTML: rg.html,
+	}
+	if hiRes {
+		m.IsExtracted = rg.extracted
+		if m.IsExtracted == "" && rg.typ != element.Image {
+			m.IsExtracted = "false"
+		}
+	}
+	return element.Element{Type: rg.typ, Text: rg.text, Metadata: m}
+}
+
+// cropJPEG encodes the region of the page as base64 JPEG (extract_image_block_types).
+func cropJPEG(img *image.Gray, box image.Rectangle) (string, error) {
+	sub := img.SubImage(box.Intersect(img.Bounds()))
+	if sub.Bounds().Empty() {
+		return "", fmt.Errorf("empty crop")
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, sub, &jpeg.Options{Quality: 90}); err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// mergeTextLayer replaces a region's OCR text by the PDF's own text inside the region when the
+// page has a text layer: exact characters where the document has them (is_extracted "true").
+func mergeTextLayer(ctx context.Context, d *pdf.Document, r pageResult, regions []region) {
+	p, err := d.Page(ctx, r.num, pdf.DefaultLAParams())
+	if err != nil || !p.HasText() {
+		return
+	}
+	for i := range regions {
+		rg := &regions[i]
+		if rg.typ == element.Image || rg.typ == element.Table {
+			continue
+		}
+		// Region in PDF space (origin bottom-left), slightly enlarged.
+		pad := 2.0
+		x0, x1 := float64(rg.box.Min.X)/r.scale-pad, float64(rg.box.Max.X)/r.scale+pad
+		top, bottom := float64(rg.box.Min.Y)/r.scale-pad, float64(rg.box.Max.Y)/r.scale+pad
+		y0, y1 := p.Height-bottom, p.Height-top
+		var lines []string
+		for _, b := range p.Boxes {
+			for _, l := range b.Lines {
+				var sb strings.Builder
+				for _, it := range l.Items {
+					if it.Glyph < 0 {
+						sb.WriteString(it.Text)
+						continue
+					}
+					g := &p.Glyphs[it.Glyph]
+					cx, cy := (g.X0+g.X1)/2, (g.Y0+g.Y1)/2
+					if !g.Invisible && cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1 {
+						sb.WriteString(it.Text)
+					} else {
+						sb.WriteByte(' ')
+					}
+				}
+				if t := strings.Join(strings.Fields(sb.String()), " "); t != "" {
+					lines = append(lines, t)
+				}
+			}
+		}
+		text := strings.Join(lines, " ")
+		if text == "" {
+			continue
+		}
+		// Accept the layer's text only when it is about the same amount as what was seen on
+		// the page; otherwise the layer is partial (or the region is a scan on a text page).
+		ratio := float64(len(text)) / float64(max(len(rg.text), 1))
+		switch {
+		case ratio > 0.7 && ratio < 1.4:
+			rg.text, rg.extracted = text, "true"
+		case ratio >= 0.3 && ratio <= 0.7:
+			rg.extracted = "partial"
+		}
+	}
+}

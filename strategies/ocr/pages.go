@@ -1,0 +1,177 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/strategies/fast"
+)
+
+// source yields the page images of one document.
+type source interface {
+	// count is the number of pages.
+	count() int
+	// render returns page n (1-based) as a grey PGM and the scale from PDF points to its
+	// pixels (0 for images, which have no point space).
+	render(ctx context.Context, n int) ([]byte, float64, error)
+	close()
+}
+
+// openSource prepares doc's pages: PDF pages rendered by pdftoppm, image frames decoded.
+func openSource(ctx context.Context, doc *engine.Document, dpi int) (source, *pdf.Document, error) {
+	data, err := doc.Bytes()
+	if err != nil {
+		return nil, nil, fmt.Errorf("ocr: read document: %w", err)
+	}
+	switch doc.MIMEType {
+	case "application/pdf":
+		d, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return nil, nil, fast.MapError(err)
+		}
+		s, err := newPDFSource(doc, data, d.NumPages(), dpi)
+		return s, d, err
+	case "image/heic":
+		png, err := heicToPNG(ctx, data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &imageSource{data: png, frames: 1, single: true}, nil, nil
+	case "image/tiff":
+		n, err := tiffFrames(data)
+		if err != nil || n < 1 {
+			return nil, nil, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read TIFF image", Err: err}
+		}
+		return &imageSource{data: data, frames: n}, nil, nil
+	}
+	return &imageSource{data: data, frames: 1, single: true}, nil, nil
+}
+
+type imageSource struct {
+	data   []byte
+	frames int
+	single bool
+}
+
+func (s *imageSource) count() int { return s.frames }
+func (s *imageSource) close()     {}
+
+func (s *imageSource) render(_ context.Context, n int) ([]byte, float64, error) {
+	frame := n - 1
+	if s.single {
+		frame = -1
+	}
+	pgm, err := decodeGrey(s.data, frame)
+	if err != nil {
+		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
+	}
+	return pgm, 0, nil
+}
+
+// pdfSource renders pages with poppler's pdftoppm, one subprocess per page so pages render in
+// parallel with recognition.
+type pdfSource struct {
+	path  string
+	tmp   string
+	pages int
+	dpi   int
+}
+
+func newPDFSource(doc *engine.Document, data []byte, pages, dpi int) (*pdfSource, error) {
+	s := &pdfSource{pages: pages, dpi: dpi}
+	if f, ok := doc.Content.(*os.File); ok {
+		s.path = f.Name()
+		return s, nil
+	}
+	f, err := os.CreateTemp("", "quarry-ocr-*.pdf")
+	if err != nil {
+		return nil, fmt.Errorf("ocr: temp file: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("ocr: temp file: %w", err)
+	}
+	f.Close()
+	s.path, s.tmp = f.Name(), f.Name()
+	return s, nil
+}
+
+func (s *pdfSource) count() int { return s.pages }
+
+func (s *pdfSource) close() {
+	if s.tmp != "" {
+		os.Remove(s.tmp)
+	}
+}
+
+func (s *pdfSource) render(ctx context.Context, n int) ([]byte, float64, error) {
+	num := strconv.Itoa(n)
+	cmd := exec.CommandContext(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(s.dpi), "-f", num, "-l", num, s.path)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, 0, fmt.Errorf("ocr: pdftoppm page %d: %s", n, firstLine(stderr.String()))
+		}
+		return nil, 0, fmt.Errorf("ocr: pdftoppm (install poppler-utils): %w", err)
+	}
+	return out.Bytes(), float64(s.dpi) / 72, nil
+}
+
+// heicToPNG converts HEIC with libheif's heif-convert (Debian libheif-examples) in a
+// subprocess: HEVC decoding stays out of this process.
+func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "quarry-heic-")
+	if err != nil {
+		return nil, fmt.Errorf("ocr: temp dir: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "in.heic"), filepath.Join(dir, "out.png")
+	if err := os.WriteFile(in, data, 0o600); err != nil {
+		return nil, fmt.Errorf("ocr: temp file: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "heif-convert", in, out)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read HEIC image: " + firstLine(stderr.String()), Err: err}
+		}
+		return nil, fmt.Errorf("ocr: heif-convert (install libheif-examples): %w", err)
+	}
+	// heif-convert names extra images out-1.png, out-2.png; the primary image is out.png or
+	// out-1.png depending on the version.
+	for _, name := range []string{out, filepath.Join(dir, "out-1.png")} {
+		if b, err := os.ReadFile(name); err == nil {
+			return b, nil
+		}
+	}
+	return nil, errors.New("ocr: heif-convert wrote no image")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}

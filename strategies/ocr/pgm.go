@@ -1,0 +1,58 @@
+package ocr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"strconv"
+)
+
+// maxPixels bounds a page image (about 24000 × 24000); a bigger one is refused rather than
+// allocated.
+const maxPixels = 600 << 20
+
+// parsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray and leptonica.
+func parsePGM(b []byte) (*image.Gray, error) {
+	if !bytes.HasPrefix(b, []byte("P5")) {
+		return nil, errors.New("pgm: not a binary greymap")
+	}
+	pos := 2
+	var vals [3]int
+	for i := range vals {
+		// Skip whitespace and comments.
+		for pos < len(b) {
+			if b[pos] == '#' {
+				for pos < len(b) && b[pos] != '\n' {
+					pos++
+				}
+				continue
+			}
+			if b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\n' || b[pos] == '\r' {
+				pos++
+				continue
+			}
+			break
+		}
+		start := pos
+		for pos < len(b) && b[pos] >= '0' && b[pos] <= '9' {
+			pos++
+		}
+		n, err := strconv.Atoi(string(b[start:pos]))
+		if err != nil {
+			return nil, fmt.Errorf("pgm: bad header: %w", err)
+		}
+		vals[i] = n
+	}
+	pos++ // the single whitespace after maxval
+	w, h, maxval := vals[0], vals[1], vals[2]
+	if w <= 0 || h <= 0 || w*h > maxPixels || maxval != 255 {
+		return nil, fmt.Errorf("pgm: unsupported image %dx%d maxval %d", w, h, maxval)
+	}
+	if len(b)-pos < w*h {
+		return nil, errors.New("pgm: truncated")
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	copy(img.Pix, b[pos:pos+w*h])
+	return img, nil
+}

@@ -1,0 +1,203 @@
+package ocr
+
+import (
+	"image"
+	"sort"
+
+	"github.com/quarrydocs/quarry/element"
+)
+
+// row is one visual text line across the whole page (Tesseract's lines stop at its block
+// boundaries, and table cells are often blocks of their own).
+type row struct {
+	words []int // indices into the page's words, left to right
+	segs  [][]int
+	box   image.Rectangle
+	h     int // median word height
+}
+
+// detectTables finds tables from word-box alignment: runs of at least three lines that break
+// into several segments whose gaps line up in columns. Found words are marked used.
+func detectTables(words []Word, used []bool) []region {
+	idx := make([]int, 0, len(words))
+	for i := range words {
+		if !used[i] {
+			idx = append(idx, i)
+		}
+	}
+	sort.Slice(idx, func(a, b int) bool { return cy(words[idx[a]].Box) < cy(words[idx[b]].Box) })
+	var rows []*row
+	for _, i := range idx {
+		b := words[i].Box
+		var cur *row
+		if len(rows) > 0 {
+			cur = rows[len(rows)-1]
+		}
+		if cur != nil && cy(b) >= cur.box.Min.Y && cy(b) <= cur.box.Max.Y {
+			cur.words = append(cur.words, i)
+			cur.box = cur.box.Union(b)
+			continue
+		}
+		rows = append(rows, &row{words: []int{i}, box: b})
+	}
+	for _, r := range rows {
+		sort.Slice(r.words, func(a, b int) bool { return words[r.words[a]].Box.Min.X < words[r.words[b]].Box.Min.X })
+		hs := make([]int, len(r.words))
+		for k, i := range r.words {
+			hs[k] = words[i].Box.Dy()
+		}
+		sort.Ints(hs)
+		r.h = max(hs[len(hs)/2], 4)
+		gap := max(r.h*6/5, 12)
+		seg := []int{r.words[0]}
+		for k := 1; k < len(r.words); k++ {
+			if words[r.words[k]].Box.Min.X-words[r.words[k-1]].Box.Max.X > gap {
+				r.segs = append(r.segs, seg)
+				seg = nil
+			}
+			seg = append(seg, r.words[k])
+		}
+		r.segs = append(r.segs, seg)
+	}
+	var out []region
+	for start := 0; start < len(rows); {
+		if len(rows[start].segs) < 2 {
+			start++
+			continue
+		}
+		end := start + 1 // rows[start:end] is the run
+		for end < len(rows) {
+			prev, next := rows[end-1], rows[end]
+			if next.box.Min.Y-prev.box.Max.Y > 3*max(prev.h, next.h) {
+				break
+			}
+			if len(next.segs) < 2 {
+				// One single-segment line (a wrapped cell, a spanning header) may sit inside.
+				if end+1 < len(rows) && len(rows[end+1].segs) >= 2 && rows[end+1].box.Min.Y-next.box.Max.Y <= 3*next.h {
+					end++
+					continue
+				}
+				break
+			}
+			end++
+		}
+		if t, ok := buildTable(words, rows[start:end]); ok {
+			for _, r := range rows[start:end] {
+				for _, i := range r.words {
+					used[i] = true
+				}
+			}
+			out = append(out, t)
+		}
+		start = end
+	}
+	return out
+}
+
+func cy(b image.Rectangle) int { return (b.Min.Y + b.Max.Y) / 2 }
+
+// buildTable turns a run of lines into a table when its gaps form at least two aligned
+// columns; prose in two columns (long segments) is not a table.
+func buildTable(words []Word, rows []*row) (region, bool) {
+	tabular, segs, segWords := 0, 0, 0
+	box := rows[0].box
+	h := 0
+	for _, r := range rows {
+		box = box.Union(r.box)
+		h += r.h
+		if len(r.segs) >= 2 {
+			tabular++
+			segs += len(r.segs)
+			for _, s := range r.segs {
+				segWords += len(s)
+			}
+		}
+	}
+	if tabular < 3 {
+		return region{}, false
+	}
+	h /= len(rows)
+	// Coverage of each x column by segments of tabular rows; a gutter is where (almost) none
+	// of them lies, so a cell spanning two columns in one row does not hide the gutter.
+	const step = 4
+	width := box.Dx()/step + 1
+	cover := make([]int, width)
+	for _, r := range rows {
+		if len(r.segs) < 2 {
+			continue
+		}
+		for _, s := range r.segs {
+			b := words[s[0]].Box.Union(words[s[len(s)-1]].Box)
+			for x := (b.Min.X - box.Min.X) / step; x <= (b.Max.X-box.Min.X)/step && x < width; x++ {
+				cover[x]++
+			}
+		}
+	}
+	limit := tabular / 8
+	var cols [][2]int // pixel intervals
+	colStart := -1
+	gapStart := -1
+	minGap := max(h*3/4, 8) / step
+	for x := 0; x <= width; x++ {
+		covered := x < width && cover[x] > limit
+		if covered {
+			if colStart < 0 {
+				colStart = x
+			} else if gapStart >= 0 && x-gapStart >= minGap {
+				cols = append(cols, [2]int{colStart, gapStart})
+				colStart = x
+			}
+			gapStart = -1
+			continue
+		}
+		if gapStart < 0 {
+			gapStart = x
+		}
+	}
+	if colStart >= 0 {
+		end := width
+		if gapStart >= 0 {
+			end = gapStart
+		}
+		cols = append(cols, [2]int{colStart, end})
+	}
+	if len(cols) < 2 {
+		return region{}, false
+	}
+	if len(cols) == 2 && float64(segWords)/float64(segs) > 4 {
+		return region{}, false
+	}
+	colOf := func(b image.Rectangle) int {
+		x := ((b.Min.X+b.Max.X)/2 - box.Min.X) / step
+		best, bestD := 0, 1<<30
+		for c, iv := range cols {
+			d := 0
+			switch {
+			case x < iv[0]:
+				d = iv[0] - x
+			case x > iv[1]:
+				d = x - iv[1]
+			}
+			if d < bestD {
+				best, bestD = c, d
+			}
+		}
+		return best
+	}
+	var cells [][]element.Cell
+	order := len(words)
+	for _, r := range rows {
+		texts := make([][]Word, len(cols))
+		for _, i := range r.words {
+			c := colOf(words[i].Box)
+			texts[c] = append(texts[c], words[i])
+			order = min(order, words[i].Order)
+		}
+		line := make([]element.Cell, len(cols))
+		for c := range cols {
+			line[c] = element.Cell{Text: joinWords(texts[c])}
+		}
+		cells = append(cells, line)
+	}
+	return region{typ: element.Table, text: element.TableText(cells), html: element.TableHTML(cells), box: box, order: order}, true
+}
