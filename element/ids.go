@@ -27,25 +27,30 @@ func HashID(filename, text string, page *int, index int) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// IDHasher assigns reference IDs to elements presented one at a time in document order.
+// IDHasher assigns reference IDs to elements presented one at a time in document order. Each
+// file name keeps its own per-page counters: elements of an e-mail attachment are numbered as in
+// the reference's nested partition of that attachment.
 type IDHasher struct {
-	counters map[int]int
-	noPage   int
+	counters map[counterKey]int
+}
+
+type counterKey struct {
+	filename string
+	page     int
+	hasPage  bool
 }
 
 // Next returns the hashed ID of e, the next element in document order, hashed with filename.
 func (h *IDHasher) Next(filename string, e *Element) string {
-	var idx int
+	k := counterKey{filename: filename}
 	if p := e.Metadata.PageNumber; p != nil {
-		if h.counters == nil {
-			h.counters = map[int]int{}
-		}
-		idx = h.counters[*p]
-		h.counters[*p] = idx + 1
-	} else {
-		idx = h.noPage
-		h.noPage++
+		k.page, k.hasPage = *p, true
 	}
+	if h.counters == nil {
+		h.counters = map[counterKey]int{}
+	}
+	idx := h.counters[k]
+	h.counters[k] = idx + 1
 	return HashID(filename, e.Text, e.Metadata.PageNumber, idx)
 }
 
