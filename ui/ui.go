@@ -1,0 +1,241 @@
+// Package ui is Quarry's web interface, served under /ui/ by `quarry serve`: a partition
+// playground, sources and destinations, workflows and jobs. Pages are html/template skeletons
+// embedded with go:embed; the browser fills them by calling the public HTTP APIs
+// (/general/v0/general and /api/v1/…) with fetch, so the UI depends on no server internals and
+// needs no JavaScript build step. The one server-side helper of its own renders a PDF page to
+// PNG (pdftoppm) so the playground can draw element boxes over it.
+package ui
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Config configures the UI handler. The zero value serves a UI for a deployment without API
+// keys, with the APIs on the same origin.
+type Config struct {
+	// APIKeys are the deployment's accepted keys. When set, the UI asks for one once per
+	// browser session and the page-render endpoint requires it.
+	APIKeys []string
+	// Prefix is where the handler is mounted. Default "/ui/".
+	Prefix string
+	// Pdftoppm is the pdftoppm binary. Default "pdftoppm" from PATH.
+	Pdftoppm string
+	// RenderTimeout bounds one page render. Default 30 s.
+	RenderTimeout time.Duration
+	// MaxUpload caps the size of a document sent to the page renderer. Default 100 MiB.
+	MaxUpload int64
+	// Logger receives render failures. Default: discard.
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.Prefix == "" {
+		c.Prefix = "/ui/"
+	}
+	if !strings.HasSuffix(c.Prefix, "/") {
+		c.Prefix += "/"
+	}
+	if c.Pdftoppm == "" {
+		c.Pdftoppm = "pdftoppm"
+	}
+	if c.RenderTimeout <= 0 {
+		c.RenderTimeout = 30 * time.Second
+	}
+	if c.MaxUpload <= 0 {
+		c.MaxUpload = 100 << 20
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// page is one top-level screen of the UI.
+type page struct {
+	Path  string // below the prefix, "" for the index
+	Name  string // template name
+	Title string
+	Nav   string // label in the navigation bar
+}
+
+var pages = []page{
+	{"", "playground", "Partition playground", "Playground"},
+	{"sources", "connectors", "Sources", "Sources"},
+	{"destinations", "connectors", "Destinations", "Destinations"},
+	{"workflows", "workflows", "Workflows", "Workflows"},
+	{"jobs", "jobs", "Jobs", "Jobs"},
+}
+
+// Handler serves the UI. Create it with New.
+type Handler struct {
+	cfg   Config
+	keys  [][]byte
+	tmpl  map[string]*template.Template
+	mux   *http.ServeMux
+	asset http.Handler
+}
+
+// New builds the UI handler. It panics only if the embedded templates do not parse, which the
+// package's tests rule out.
+func New(cfg Config) *Handler {
+	cfg = cfg.withDefaults()
+	h := &Handler{cfg: cfg, tmpl: map[string]*template.Template{}}
+	for _, k := range cfg.APIKeys {
+		if k = strings.TrimSpace(k); k != "" {
+			h.keys = append(h.keys, []byte(k))
+		}
+	}
+	funcs := template.FuncMap{"kindsFor": kindsFor, "lower": strings.ToLower}
+	for _, p := range pages {
+		if _, ok := h.tmpl[p.Name]; ok {
+			continue
+		}
+		t := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p.Name+".html"))
+		h.tmpl[p.Name] = t
+	}
+	sub, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		panic(fmt.Sprintf("ui: static files: %v", err))
+	}
+	h.asset = http.StripPrefix(cfg.Prefix+"static/", http.FileServerFS(sub))
+
+	h.mux = http.NewServeMux()
+	p := cfg.Prefix
+	h.mux.Handle(p+"static/", h.cacheStatic(h.asset))
+	h.mux.HandleFunc(p+"session", h.handleSession)
+	h.mux.HandleFunc(p+"render", h.handleRender)
+	for _, pg := range pages {
+		h.mux.HandleFunc(p+pg.Path, h.pageHandler(pg))
+	}
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The index route is a subtree pattern; anything under the prefix that is not a page is 404.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "same-origin")
+	if r.URL.Path == strings.TrimSuffix(h.cfg.Prefix, "/") {
+		http.Redirect(w, r, h.cfg.Prefix, http.StatusMovedPermanently)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *Handler) cacheStatic(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Assets change with the binary; a short cache keeps reloads cheap without stale UIs
+		// lasting after an upgrade.
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		next.ServeHTTP(w, r)
+	})
+}
+
+type pageData struct {
+	Page         page
+	Pages        []page
+	Prefix       string
+	AuthRequired bool
+	Role         string // "source" or "destination" on the connector pages
+	Kinds        []Kind
+	Schedules    []string
+	Strategies   []string
+	Chunkers     []Chunker
+}
+
+func (h *Handler) pageHandler(pg page) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != h.cfg.Prefix+pg.Path {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		d := pageData{
+			Page: pg, Pages: pages, Prefix: h.cfg.Prefix, AuthRequired: len(h.keys) > 0,
+			Kinds: Kinds, Schedules: Schedules, Strategies: Strategies, Chunkers: Chunkers,
+		}
+		switch pg.Path {
+		case "sources":
+			d.Role = "source"
+		case "destinations":
+			d.Role = "destination"
+		}
+		var buf bytes.Buffer
+		if err := h.tmpl[pg.Name].Execute(&buf, d); err != nil {
+			h.cfg.Logger.Error("ui: render page", "page", pg.Name, "err", err)
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		// The UI loads only its own assets and talks only to its own origin.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		w.Write(buf.Bytes())
+	}
+}
+
+// authorized reports whether r carries an accepted key (always true without keys), with the
+// same headers the partition API accepts.
+func (h *Handler) authorized(r *http.Request) bool {
+	if len(h.keys) == 0 {
+		return true
+	}
+	var cands []string
+	for _, name := range []string{"unstructured-api-key", "service-api-key"} {
+		if v := r.Header.Get(name); v != "" {
+			cands = append(cands, v)
+		}
+	}
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		cands = append(cands, strings.TrimSpace(a[7:]))
+	}
+	ok := 0
+	for _, c := range cands {
+		for _, k := range h.keys {
+			ok |= subtle.ConstantTimeCompare(k, []byte(c))
+		}
+	}
+	return ok == 1
+}
+
+// handleSession lets the key dialog check a key before storing it in the browser session.
+func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+		return
+	}
+	if !h.authorized(r) {
+		writeDetail(w, http.StatusUnauthorized, "API key is invalid")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"auth_required":%t}`, len(h.keys) > 0)
+}
+
+func writeDetail(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]string{"detail": msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
