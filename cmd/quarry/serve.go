@@ -16,6 +16,7 @@ import (
 	_ "github.com/quarrydocs/quarry/formats/all"
 	"github.com/quarrydocs/quarry/server"
 	_ "github.com/quarrydocs/quarry/strategies/fast"
+	"github.com/quarrydocs/quarry/ui"
 )
 
 // stringList is a repeatable string flag.
@@ -142,6 +143,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		Logger:         slog.New(handler),
 		InProcess:      *inProcess,
 	})
+	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, Logger: slog.New(handler)}))
 	return srv.ListenAndServe(ctx, *addr, *grace)
 }
 
