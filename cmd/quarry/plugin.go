@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +42,10 @@ func init() {
 	_ = h
 }
 
+// isPluginServe is true for the plugin commands: a served built-in stays in process, and the
+// others inspect or change the plugin directory themselves.
 func isPluginServe(args []string) bool {
-	return len(args) >= 2 && args[0] == "plugin" && args[1] == "serve"
+	return len(args) >= 1 && args[0] == "plugin"
 }
 
 // setupPlugins creates the host for dirs (nil: configured or default directories), wraps the
@@ -202,7 +205,7 @@ func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, n := range engine.Strategies() {
 		p, _ := engine.LookupStrategy(n)
 		where := "in process"
-		if _, ok := p.(*host.Builtin); ok {
+		if _, ok := p.(*host.Builtin); ok || slices.Contains(builtinPlugins, n) {
 			where = "plugin process (quarry plugin serve " + n + ")"
 		} else if _, ok := p.(*host.Remote); ok {
 			continue

@@ -26,6 +26,7 @@ func (h *Host) WrapBuiltins(exe string, args []string, names ...string) error {
 		if err != nil {
 			return fmt.Errorf("wrap built-in strategy %s: %w", n, err)
 		}
+		p.local = local
 		engine.ReplaceStrategy(n, &Builtin{Local: local, Remote: p.Partitioner(n)})
 	}
 	return nil

@@ -143,6 +143,8 @@ type Plugin struct {
 	spec Spec
 	host *Host
 	pool *pool
+	// local is the in-process strategy a built-in plugin re-executes.
+	local engine.Partitioner
 
 	descMu sync.Mutex
 	desc   *pluginv1.DescribeResponse
@@ -236,6 +238,10 @@ func (h *Host) Register(ctx context.Context) error {
 			continue
 		}
 		for _, n := range names {
+			if p.local != nil {
+				engine.ReplaceStrategy(n, &Builtin{Local: p.local, Remote: p.Partitioner(n)})
+				continue
+			}
 			engine.ReplaceStrategy(n, p.Partitioner(n))
 		}
 	}
