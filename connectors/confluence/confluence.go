@@ -1,0 +1,444 @@
+// Package confluence is the Confluence source connector. It lists the pages of the configured
+// spaces (Cloud through the v2 REST API, Data Center through v1), hands each page to the engine
+// as an HTML document whose h1 is the page title, optionally inlines images and yields embedded
+// attachments as documents of their own, and records the page's permissions in
+// metadata.data_source.permissions_data the way the reference connector computes them
+// (platform.md §2 and §4).
+package confluence
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/connectors"
+)
+
+func init() {
+	connectors.Register(connectors.Kind{
+		Type:     "confluence",
+		Secrets:  secretKeys,
+		Validate: Validate,
+		NewSource: func(config map[string]any) (connectors.Source, error) {
+			c, err := ParseConfig(config)
+			if err != nil {
+				return nil, err
+			}
+			return NewSource(c)
+		},
+	})
+}
+
+var _ connectors.Source = (*Source)(nil)
+
+// Source reads pages (and, with ExtractFiles, their attachments) from a Confluence site.
+type Source struct {
+	cfg Config
+	c   *client
+	// siteURL is the configured URL without a trailing slash: data_source urls are built on it.
+	siteURL string
+}
+
+// NewSource returns a source for cfg. It does not contact the site.
+func NewSource(cfg Config) (*Source, error) {
+	if cfg.MaxSpaces <= 0 {
+		cfg.MaxSpaces = defaultMaxSpaces
+	}
+	if cfg.MaxDocs <= 0 {
+		cfg.MaxDocs = defaultMaxDocs
+	}
+	c, err := newClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{cfg: cfg, c: c, siteURL: strings.TrimRight(strings.TrimSpace(cfg.URL), "/")}, nil
+}
+
+// space is what listing needs of a space: its key (for v1 and metadata) and id (v2, permissions).
+type space struct {
+	ID  string
+	Key string
+}
+
+// pageInfo is one listed page.
+type pageInfo struct {
+	ID       string
+	Title    string
+	Version  string
+	Created  string
+	Modified string
+}
+
+// page is a fetched page with its rendered body.
+type page struct {
+	pageInfo
+	Body string
+}
+
+// listSpaces returns the configured spaces (checked to exist) or, without a list, every visible
+// space up to MaxSpaces.
+func (s *Source) listSpaces(ctx context.Context) ([]space, error) {
+	if len(s.cfg.Spaces) > 0 {
+		out := make([]space, 0, len(s.cfg.Spaces))
+		for _, key := range s.cfg.Spaces {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sp, err := s.lookupSpace(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sp)
+		}
+		return out, nil
+	}
+	var out []space
+	limit := min(s.cfg.MaxSpaces, 250)
+	ref := "rest/api/space?limit=" + strconv.Itoa(limit)
+	if s.c.cloud {
+		ref = "api/v2/spaces?limit=" + strconv.Itoa(limit)
+	}
+	for ref != "" && len(out) < s.cfg.MaxSpaces {
+		var resp listResponse
+		if err := s.c.getJSON(ctx, ref, "list spaces", &resp); err != nil {
+			return nil, err
+		}
+		for _, r := range resp.Results {
+			if len(out) == s.cfg.MaxSpaces {
+				break
+			}
+			out = append(out, space{ID: idString(r["id"]), Key: str(r["key"])})
+		}
+		ref = s.c.nextRef(resp.Links.Next, s.c.cloud)
+		if len(resp.Results) == 0 {
+			break
+		}
+	}
+	return out, nil
+}
+
+type listResponse struct {
+	Results []map[string]any `json:"results"`
+	Links   struct {
+		Next string `json:"next"`
+	} `json:"_links"`
+}
+
+// lookupSpace finds one space by key. v2 searches by key (a personal space may answer to its
+// alias, so those are also searched among personal spaces); v1 reads the space directly.
+func (s *Source) lookupSpace(ctx context.Context, key string) (space, error) {
+	what := fmt.Sprintf("space %q", key)
+	if !s.c.cloud {
+		var r map[string]any
+		if err := s.c.getJSON(ctx, "rest/api/space/"+url.PathEscape(key), what, &r); err != nil {
+			return space{}, err
+		}
+		return space{ID: idString(r["id"]), Key: str(r["key"])}, nil
+	}
+	var resp listResponse
+	if err := s.c.getJSON(ctx, "api/v2/spaces?limit=1&keys="+url.QueryEscape(key), what, &resp); err != nil {
+		return space{}, err
+	}
+	for _, r := range resp.Results {
+		if str(r["key"]) == key || str(r["alias"]) == key {
+			return space{ID: idString(r["id"]), Key: str(r["key"])}, nil
+		}
+	}
+	if strings.HasPrefix(key, "~") {
+		ref := "api/v2/spaces?limit=250&type=personal&status=current"
+		for pages := 0; ref != "" && pages < 1000; pages++ {
+			var resp listResponse
+			if err := s.c.getJSON(ctx, ref, what, &resp); err != nil {
+				return space{}, err
+			}
+			for _, r := range resp.Results {
+				if str(r["key"]) == key || str(r["alias"]) == key {
+					return space{ID: idString(r["id"]), Key: str(r["key"])}, nil
+				}
+			}
+			ref = s.c.nextRef(resp.Links.Next, true)
+		}
+	}
+	return space{}, fmt.Errorf("confluence: failed to find space %q (check the key, not the display name, and that the user can see it)", key)
+}
+
+// listPages lists up to MaxDocs pages of a space, following pagination.
+func (s *Source) listPages(ctx context.Context, sp space, yield func(pageInfo) error) error {
+	limit := min(s.cfg.MaxDocs, 250)
+	ref := "rest/api/content?spaceKey=" + url.QueryEscape(sp.Key) + "&type=page&limit=" + strconv.Itoa(limit) + "&expand=version,history"
+	if s.c.cloud {
+		ref = "api/v2/pages?space-id=" + url.QueryEscape(sp.ID) + "&limit=" + strconv.Itoa(limit)
+	}
+	n := 0
+	for ref != "" && n < s.cfg.MaxDocs {
+		var resp listResponse
+		if err := s.c.getJSON(ctx, ref, fmt.Sprintf("list pages of space %q", sp.Key), &resp); err != nil {
+			return err
+		}
+		for _, r := range resp.Results {
+			if n == s.cfg.MaxDocs {
+				break
+			}
+			if t := str(r["type"]); t != "" && t != "page" {
+				continue
+			}
+			n++
+			if err := yield(s.pageInfo(r)); err != nil {
+				return err
+			}
+		}
+		ref = s.c.nextRef(resp.Links.Next, s.c.cloud)
+		if len(resp.Results) == 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// pageInfo reads a page object of either API generation.
+func (s *Source) pageInfo(r map[string]any) pageInfo {
+	p := pageInfo{ID: idString(r["id"]), Title: str(r["title"]), Version: idString(dig(r, "version", "number"))}
+	if s.c.cloud {
+		p.Created, p.Modified = str(r["createdAt"]), str(dig(r, "version", "createdAt"))
+	} else {
+		p.Created, p.Modified = str(dig(r, "history", "createdDate")), str(dig(r, "version", "when"))
+	}
+	return p
+}
+
+// fetchPage reads a page with its rendered (view) body. The storage format is never used: its
+// images and files are macros, not the <img> and <a> tags extraction relies on.
+func (s *Source) fetchPage(ctx context.Context, id string) (page, error) {
+	what := "page " + id
+	var r map[string]any
+	ref := "rest/api/content/" + url.PathEscape(id) + "?expand=history.lastUpdated,version,body.view"
+	if s.c.cloud {
+		ref = "api/v2/pages/" + url.PathEscape(id) + "?body-format=view&include-version=true"
+	}
+	if err := s.c.getJSON(ctx, ref, what, &r); err != nil {
+		return page{}, err
+	}
+	body, ok := dig(r, "body", "view", "value").(string)
+	if !ok {
+		return page{}, fmt.Errorf("confluence: %s: the response has no view body", what)
+	}
+	return page{pageInfo: s.pageInfo(r), Body: body}, nil
+}
+
+// List yields every page of the selected spaces (attachments first when ExtractFiles is set, as
+// the reference returns them), each with its data_source metadata and permissions.
+func (s *Source) List(ctx context.Context, yield func(connectors.Document) error) error {
+	spaces, err := s.listSpaces(ctx)
+	if err != nil {
+		return err
+	}
+	processed := epochString(time.Now())
+	for _, sp := range spaces {
+		// Space permissions are read once per space; nil means "unavailable" (Data Center, or
+		// no permission to read them), and pages then carry no permissions_data.
+		spacePerms, permErr := s.c.spacePermissions(ctx, sp.ID)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if permErr != nil {
+			spacePerms = nil
+		}
+		err := s.listPages(ctx, sp, func(p pageInfo) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			doc := s.pageDocument(sp, p, processed)
+			if len(spacePerms) > 0 {
+				if restr, err := s.c.pageRestrictions(ctx, p.ID); err == nil {
+					if perms, err := computePermissions(restr, spacePerms); err == nil {
+						doc.DataSource["permissions_data"] = perms
+					}
+				} else if ctx.Err() != nil {
+					return ctx.Err()
+				}
+			}
+			if s.cfg.ExtractFiles {
+				full, err := s.fetchPage(ctx, p.ID)
+				if err != nil {
+					return err
+				}
+				for _, att := range s.attachments(full, doc) {
+					if err := yield(att); err != nil {
+						return err
+					}
+				}
+			}
+			return yield(doc)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Source) pageDocument(sp space, p pageInfo, processed string) connectors.Document {
+	return connectors.Document{
+		ID:          sp.Key + "/" + p.ID + ".html",
+		Filename:    p.ID + ".html",
+		Version:     p.Version,
+		ContentType: "text/html",
+		DataSource: map[string]any{
+			"url":     s.siteURL + "/pages/" + p.ID,
+			"version": nullable(p.Version),
+			// The reference calls the space key "space_id" here (sic).
+			"record_locator":   map[string]any{"space_id": sp.Key, "document_id": p.ID},
+			"date_created":     nullable(p.Created),
+			"date_modified":    nullable(p.Modified),
+			"date_processed":   processed,
+			"permissions_data": nil,
+			"filesize_bytes":   nil,
+		},
+	}
+}
+
+// Open returns a page as an HTML document (title as h1, images inlined when asked) or an
+// attachment's bytes.
+func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadCloser, error) {
+	spaceKey, rest, ok := strings.Cut(doc.ID, "/")
+	if !ok || spaceKey == "" || rest == "" {
+		return nil, fmt.Errorf("confluence: document id %q is not <space>/<page>.html or <space>/<page>/<file>", doc.ID)
+	}
+	if pageID, file, isAttachment := strings.Cut(rest, "/"); isAttachment {
+		return s.openAttachment(ctx, doc, pageID, file)
+	}
+	pageID := strings.TrimSuffix(rest, ".html")
+	p, err := s.fetchPage(ctx, pageID)
+	if err != nil {
+		return nil, err
+	}
+	html, err := s.pageHTML(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return io.NopCloser(strings.NewReader(html)), nil
+}
+
+// Check reads one space (proving the URL and credentials), then each configured space; all
+// failures are reported together.
+func (s *Source) Check(ctx context.Context) error {
+	ref := "rest/api/space?limit=1"
+	if s.c.cloud {
+		ref = "api/v2/spaces?limit=1"
+	}
+	var resp listResponse
+	if err := s.c.getJSON(ctx, ref, "list spaces", &resp); err != nil {
+		return err
+	}
+	var errs []error
+	for _, key := range s.cfg.Spaces {
+		if _, err := s.lookupSpace(ctx, key); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// idString renders an id or version number that may be a JSON string or number.
+func idString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// epochString formats a time as Python's str(float) of a Unix timestamp.
+func epochString(t time.Time) string {
+	s := strconv.FormatFloat(float64(t.Unix())+float64(t.Nanosecond())/1e9, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// attachmentDocument derives an attachment's document from its page's (platform.md §2.7).
+func attachmentDocument(pageDoc connectors.Document, spaceKey, pageID, fileURL, filename string) connectors.Document {
+	ds := maps.Clone(pageDoc.DataSource)
+	ds["url"] = fileURL
+	rl, _ := ds["record_locator"].(map[string]any)
+	rl = maps.Clone(rl)
+	if rl == nil {
+		rl = map[string]any{}
+	}
+	// The reference sets parent_url to the attachment's own URL (sic), not the page's.
+	rl["parent_url"] = fileURL
+	ds["record_locator"] = rl
+	if p, ok := ds["permissions_data"].([]any); ok {
+		ds["permissions_data"] = deepCopy(p)
+	}
+	version := pageDoc.Version
+	if u, err := url.Parse(fileURL); err == nil {
+		if v := u.Query().Get("version"); v != "" {
+			version += "/" + v
+		}
+		if m := u.Query().Get("modificationDate"); m != "" {
+			version += "/" + m
+		}
+	}
+	return connectors.Document{
+		ID:         spaceKey + "/" + pageID + "/" + filename,
+		Filename:   filename,
+		Version:    version,
+		DataSource: ds,
+	}
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// fileName is the unescaped last path segment of an attachment URL.
+func fileName(u *url.URL) string {
+	name := path.Base(u.Path)
+	if un, err := url.PathUnescape(name); err == nil {
+		name = un
+	}
+	return strings.ReplaceAll(name, "/", "_")
+}

@@ -1,0 +1,405 @@
+package confluence
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeConfluence serves the REST shapes of platform.md §4: v1 (Cloud and Data Center) and, for
+// Cloud, v2 with cursor pagination and space permissions. Page size is capped by the server so
+// every listing paginates.
+type fakeConfluence struct {
+	srv    *httptest.Server
+	prefix string // context path: "/wiki" (Cloud) or "/confluence" (Data Center)
+	cloud  bool
+
+	user, secret, pat string
+	pageSize          int
+
+	spaces []fakeSpace
+	pages  []fakePage
+	// files are served as-is at prefix+path (attachments, images).
+	files map[string][]byte
+
+	mu       sync.Mutex
+	requests []string
+}
+
+type fakeSpace struct {
+	ID       int
+	Key      string
+	Personal bool
+	Alias    string
+	Perms    []map[string]any
+}
+
+type fakePage struct {
+	ID, Space, Title string
+	// Body may contain {{SITE}}, replaced by the server's URL with context path.
+	Body              string
+	Version           int
+	Created, Modified string
+	// Restrictions: account ids / group ids per operation.
+	ReadUsers, ReadGroups, EditUsers, EditGroups []string
+	// Hidden pages are restricted so that the API user cannot see them.
+	Hidden bool
+}
+
+func newFake(t *testing.T, cloud bool) *fakeConfluence {
+	f := &fakeConfluence{cloud: cloud, pageSize: 2, files: map[string][]byte{}, user: "bot@example.com", secret: "s3cr3t-token", pat: "pat-0123456789"}
+	f.prefix = "/confluence"
+	if cloud {
+		f.prefix = "/wiki"
+	}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeConfluence) siteURL() string { return f.srv.URL + f.prefix }
+
+func (f *fakeConfluence) log() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.requests)
+}
+
+func (f *fakeConfluence) authorized(r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	if u, p, ok := r.BasicAuth(); ok {
+		return u == f.user && p == f.secret
+	}
+	return h == "Bearer "+f.pat
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (f *fakeConfluence) v1Error(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"statusCode": status, "data": map[string]any{"authorized": status != 401, "valid": true, "errors": []any{}, "successful": false}, "message": msg})
+}
+
+func (f *fakeConfluence) v2Error(w http.ResponseWriter, status int, code, title string) {
+	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{"status": status, "code": code, "title": title, "detail": nil}}})
+}
+
+func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.requests = append(f.requests, r.URL.RequestURI())
+	f.mu.Unlock()
+	p, ok := strings.CutPrefix(r.URL.Path, f.prefix+"/")
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if !f.authorized(r) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, "Basic authentication failed")
+		return
+	}
+	q := r.URL.Query()
+	switch {
+	case p == "rest/api/space":
+		f.v1Spaces(w, q)
+	case strings.HasPrefix(p, "rest/api/space/"):
+		key := strings.TrimPrefix(p, "rest/api/space/")
+		if sp := f.space(key); sp != nil {
+			writeJSON(w, 200, f.v1Space(*sp))
+			return
+		}
+		f.v1Error(w, 404, "No space with key : "+key)
+	case p == "rest/api/content":
+		f.v1Pages(w, q)
+	case strings.HasPrefix(p, "rest/api/content/") && strings.HasSuffix(p, "/restriction/byOperation"):
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "rest/api/content/"), "/restriction/byOperation")
+		pg := f.page(id)
+		if pg == nil {
+			f.v1Error(w, 404, "No content found with id : "+id)
+			return
+		}
+		writeJSON(w, 200, f.restrictions(*pg))
+	case strings.HasPrefix(p, "rest/api/content/"):
+		id := strings.TrimPrefix(p, "rest/api/content/")
+		pg := f.page(id)
+		if pg == nil {
+			f.v1Error(w, 404, "No content found with id : "+id)
+			return
+		}
+		writeJSON(w, 200, f.v1Page(*pg, true))
+	case strings.HasPrefix(p, "api/v2/"):
+		if !f.cloud {
+			// Data Center has no v2 API.
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(404)
+			fmt.Fprint(w, "<html><body>Page not found</body></html>")
+			return
+		}
+		f.v2(w, strings.TrimPrefix(p, "api/v2/"), q)
+	default:
+		if data, ok := f.files[p]; ok {
+			w.Write(data)
+			return
+		}
+		f.v1Error(w, 404, "not found: "+p)
+	}
+}
+
+func (f *fakeConfluence) space(key string) *fakeSpace {
+	for i := range f.spaces {
+		if f.spaces[i].Key == key {
+			return &f.spaces[i]
+		}
+	}
+	return nil
+}
+
+func (f *fakeConfluence) page(id string) *fakePage {
+	for i := range f.pages {
+		if f.pages[i].ID == id && !f.pages[i].Hidden {
+			return &f.pages[i]
+		}
+	}
+	return nil
+}
+
+func (f *fakeConfluence) visiblePages(space string) []fakePage {
+	var out []fakePage
+	for _, p := range f.pages {
+		if p.Space == space && !p.Hidden {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// window applies start/limit with the server's own cap.
+func (f *fakeConfluence) window(q url.Values, n int) (start, end, limit int) {
+	start, _ = strconv.Atoi(q.Get("start"))
+	limit, _ = strconv.Atoi(q.Get("limit"))
+	if limit <= 0 || limit > f.pageSize {
+		limit = f.pageSize
+	}
+	start = min(start, n)
+	return start, min(start+limit, n), limit
+}
+
+func (f *fakeConfluence) v1Envelope(results []any, start, limit int, next string) map[string]any {
+	links := map[string]any{"base": f.siteURL(), "context": f.prefix, "self": f.siteURL() + "/rest/api"}
+	if next != "" {
+		links["next"] = next
+	}
+	return map[string]any{"results": results, "start": start, "limit": limit, "size": len(results), "_links": links}
+}
+
+func (f *fakeConfluence) v1Space(s fakeSpace) map[string]any {
+	typ := "global"
+	if s.Personal {
+		typ = "personal"
+	}
+	return map[string]any{"id": s.ID, "key": s.Key, "name": "Space " + s.Key, "type": typ, "status": "current",
+		"_links": map[string]any{"webui": "/spaces/" + s.Key}, "_expandable": map[string]any{"homepage": ""}}
+}
+
+func (f *fakeConfluence) v1Spaces(w http.ResponseWriter, q url.Values) {
+	start, end, limit := f.window(q, len(f.spaces))
+	var res []any
+	for _, s := range f.spaces[start:end] {
+		res = append(res, f.v1Space(s))
+	}
+	next := ""
+	if end < len(f.spaces) {
+		next = fmt.Sprintf("/rest/api/space?limit=%d&start=%d", limit, end)
+	}
+	writeJSON(w, 200, f.v1Envelope(res, start, limit, next))
+}
+
+func (f *fakeConfluence) body(p fakePage) string {
+	return strings.ReplaceAll(p.Body, "{{SITE}}", f.siteURL())
+}
+
+func (f *fakeConfluence) v1Page(p fakePage, withBody bool) map[string]any {
+	out := map[string]any{"id": p.ID, "type": "page", "status": "current", "title": p.Title,
+		"history": map[string]any{"latest": true, "createdDate": p.Created, "lastUpdated": map[string]any{"when": p.Modified, "number": p.Version}},
+		"version": map[string]any{"when": p.Modified, "number": p.Version, "minorEdit": false},
+		"_links":  map[string]any{"webui": "/spaces/" + p.Space + "/pages/" + p.ID}}
+	if withBody {
+		out["body"] = map[string]any{"view": map[string]any{"value": f.body(p), "representation": "view"}}
+	}
+	return out
+}
+
+func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
+	if q.Get("type") != "page" {
+		f.v1Error(w, 400, "type=page expected by the fake")
+		return
+	}
+	pages := f.visiblePages(q.Get("spaceKey"))
+	start, end, limit := f.window(q, len(pages))
+	var res []any
+	for _, p := range pages[start:end] {
+		res = append(res, f.v1Page(p, false))
+	}
+	next := ""
+	if end < len(pages) {
+		next = fmt.Sprintf("/rest/api/content?spaceKey=%s&type=page&limit=%d&start=%d&expand=%s", q.Get("spaceKey"), limit, end, url.QueryEscape(q.Get("expand")))
+	}
+	writeJSON(w, 200, f.v1Envelope(res, start, limit, next))
+}
+
+func (f *fakeConfluence) restrictions(p fakePage) map[string]any {
+	users := func(ids []string) map[string]any {
+		res := []any{}
+		for _, id := range ids {
+			if f.cloud {
+				res = append(res, map[string]any{"type": "known", "accountId": id, "displayName": "User " + id})
+			} else {
+				res = append(res, map[string]any{"type": "known", "userKey": id, "username": "user-" + id})
+			}
+		}
+		return map[string]any{"results": res, "start": 0, "limit": 100, "size": len(res)}
+	}
+	groups := func(ids []string) map[string]any {
+		res := []any{}
+		for _, id := range ids {
+			res = append(res, map[string]any{"type": "group", "name": "group-" + id, "id": id})
+		}
+		return map[string]any{"results": res, "start": 0, "limit": 100, "size": len(res)}
+	}
+	op := func(name string, u, g []string) map[string]any {
+		return map[string]any{"operation": name, "restrictions": map[string]any{"user": users(u), "group": groups(g)},
+			"_links": map[string]any{"self": "x"}, "_expandable": map[string]any{"content": "/rest/api/content/" + p.ID}}
+	}
+	ops := map[string]any{"read": op("read", p.ReadUsers, p.ReadGroups), "update": op("update", p.EditUsers, p.EditGroups)}
+	if f.cloud {
+		ops["_links"] = map[string]any{"base": f.siteURL(), "context": f.prefix}
+		return ops
+	}
+	return map[string]any{"restrictions": ops, "_links": map[string]any{"base": f.siteURL()}}
+}
+
+// v2 serves the Cloud v2 endpoints with opaque cursors.
+func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
+	offset := 0
+	if c := q.Get("cursor"); c != "" {
+		b, err := base64.RawURLEncoding.DecodeString(c)
+		if err != nil {
+			f.v2Error(w, 400, "INVALID_REQUEST_PARAMETER", "bad cursor")
+			return
+		}
+		offset, _ = strconv.Atoi(strings.TrimPrefix(string(b), "offset:"))
+	}
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	if limit <= 0 || limit > f.pageSize {
+		limit = f.pageSize
+	}
+	page := func(items []any, path string) {
+		offset = min(offset, len(items))
+		end := min(offset+limit, len(items))
+		links := map[string]any{"base": f.siteURL()}
+		if end < len(items) {
+			nq := url.Values{}
+			for k, v := range q {
+				if k != "cursor" {
+					nq[k] = v
+				}
+			}
+			nq.Set("cursor", base64.RawURLEncoding.EncodeToString([]byte("offset:"+strconv.Itoa(end))))
+			next := f.prefix + "/api/v2/" + path + "?" + nq.Encode()
+			links["next"] = next
+			w.Header().Set("Link", "<"+next+`>; rel="next"`)
+		}
+		writeJSON(w, 200, map[string]any{"results": items[offset:end], "_links": links})
+	}
+	v2Space := func(s fakeSpace) map[string]any {
+		typ := "global"
+		if s.Personal {
+			typ = "personal"
+		}
+		out := map[string]any{"id": strconv.Itoa(s.ID), "key": s.Key, "name": "Space " + s.Key, "type": typ, "status": "current", "authorId": "a", "createdAt": "2024-01-01T00:00:00.000Z", "homepageId": "1"}
+		if s.Alias != "" {
+			out["alias"] = s.Alias
+		}
+		return out
+	}
+	v2Page := func(pg fakePage, body bool) map[string]any {
+		sp := f.space(pg.Space)
+		out := map[string]any{"id": pg.ID, "status": "current", "title": pg.Title, "spaceId": strconv.Itoa(sp.ID), "parentId": nil, "createdAt": pg.Created,
+			"version": map[string]any{"number": pg.Version, "createdAt": pg.Modified, "message": "", "minorEdit": false, "authorId": "a"},
+			"_links":  map[string]any{"webui": "/spaces/" + pg.Space + "/pages/" + pg.ID}}
+		if body {
+			out["body"] = map[string]any{"view": map[string]any{"representation": "view", "value": f.body(pg)}}
+		}
+		return out
+	}
+	switch {
+	case p == "spaces":
+		keys := q["keys"]
+		var items []any
+		for _, s := range f.spaces {
+			if len(keys) > 0 && !slices.Contains(keys, s.Key) {
+				continue
+			}
+			if t := q.Get("type"); t == "personal" && !s.Personal {
+				continue
+			}
+			items = append(items, v2Space(s))
+		}
+		page(items, "spaces")
+	case strings.HasPrefix(p, "spaces/") && strings.HasSuffix(p, "/permissions"):
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "spaces/"), "/permissions")
+		for _, s := range f.spaces {
+			if strconv.Itoa(s.ID) == id {
+				var items []any
+				for i, perm := range s.Perms {
+					m := map[string]any{"id": strconv.Itoa(i)}
+					for k, v := range perm {
+						m[k] = v
+					}
+					items = append(items, m)
+				}
+				page(items, p)
+				return
+			}
+		}
+		f.v2Error(w, 404, "NOT_FOUND", "Space not found")
+	case p == "pages":
+		var items []any
+		for _, pg := range f.pages {
+			if sp := f.space(pg.Space); sp != nil && strconv.Itoa(sp.ID) == q.Get("space-id") && !pg.Hidden {
+				items = append(items, v2Page(pg, false))
+			}
+		}
+		page(items, "pages")
+	case strings.HasPrefix(p, "pages/"):
+		pg := f.page(strings.TrimPrefix(p, "pages/"))
+		if pg == nil {
+			f.v2Error(w, 404, "NOT_FOUND", "Page not found")
+			return
+		}
+		if q.Get("body-format") != "view" {
+			f.v2Error(w, 400, "INVALID_REQUEST_PARAMETER", "the fake serves body-format=view only")
+			return
+		}
+		writeJSON(w, 200, v2Page(*pg, true))
+	default:
+		f.v2Error(w, 404, "NOT_FOUND", "no such endpoint")
+	}
+}
+
+// perm builds a v2 space permission assignment.
+func perm(ptype, id, op, target string) map[string]any {
+	return map[string]any{"principal": map[string]any{"type": ptype, "id": id}, "operation": map[string]any{"key": op, "targetType": target}}
+}
