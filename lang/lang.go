@@ -212,7 +212,15 @@ func Apply(elems []element.Element, requested []string) {
 		given = Codes(requested)
 	}
 	// The reference joins the non-empty texts with spaces.
+	size := 0
+	for i := range elems {
+		size += len(elems[i].Text) + 1
+		if size > maxDocBytes {
+			break
+		}
+	}
 	var b strings.Builder
+	b.Grow(min(size, maxDocBytes))
 	for i := range elems {
 		t := elems[i].Text
 		if t == "" {
@@ -233,8 +241,12 @@ func Apply(elems []element.Element, requested []string) {
 	}
 	doc := detect(b.String(), given)
 	if len(doc) == 1 {
+		// One backing array, but each element's slice has capacity 1, so none can write into
+		// another's.
+		all := make([]string, len(elems))
 		for i := range elems {
-			elems[i].Metadata.Languages = []string{doc[0]}
+			all[i] = doc[0]
+			elems[i].Metadata.Languages = all[i : i+1 : i+1]
 		}
 		return
 	}

@@ -519,10 +519,10 @@ func detectLangs(text string) ([]langProb, error) {
 	nl := len(m.langs)
 	clean := m.detectorText(text)
 
-	// _extract_ngrams, keeping for each distinct n-gram one dense row of probabilities.
+	// _extract_ngrams; each distinct n-gram then gets one dense row of probabilities.
 	local := map[int32]int32{}
-	var rows []float64
-	ngrams := make([]int32, 0, len(clean))
+	var globals []int32
+	ngrams := make([]int32, 0, 3*len(clean))
 	var grams [3]rune
 	gn := 1
 	grams[0] = ' '
@@ -563,19 +563,22 @@ func detectLangs(text string) ([]langProb, error) {
 			}
 			li, ok := local[g]
 			if !ok {
-				li = int32(len(local))
+				li = int32(len(globals))
 				local[g] = li
-				rows = append(rows, make([]float64, nl)...)
-				row := rows[int(li)*nl:]
-				for _, e := range m.ent[m.off[g]:m.off[g+1]] {
-					row[e.lang] = e.prob
-				}
+				globals = append(globals, g)
 			}
 			ngrams = append(ngrams, li)
 		}
 	}
 	if len(ngrams) == 0 {
 		return nil, errNoFeatures
+	}
+	rows := make([]float64, len(globals)*nl)
+	for li, g := range globals {
+		row := rows[li*nl : li*nl+nl]
+		for _, e := range m.ent[m.off[g]:m.off[g+1]] {
+			row[e.lang] = e.prob
+		}
 	}
 
 	langprob := make([]float64, nl)
