@@ -302,16 +302,26 @@ func pyIsUpper(r rune) bool {
 // patterns' look-ahead) is ever rewritten, whatever the text's length.
 type runeStream struct {
 	buf  []rune
+	off  int                      // index of buf[0]: the consumer has moved past what came before
 	more func(s *runeStream) bool // appends at least one rune, or reports the end
 }
 
 func (s *runeStream) at(i int) (rune, bool) {
-	for len(s.buf) <= i {
+	for s.off+len(s.buf) <= i {
 		if !s.more(s) {
 			return 0, false
 		}
 	}
-	return s.buf[i], true
+	return s.buf[i-s.off], true
+}
+
+// release tells the stream that its consumer will not read before i again, so a long text of
+// URLs or address-like runs is rewritten in bounded memory.
+func (s *runeStream) release(i int) {
+	if n := i - s.off; n >= 1<<15 {
+		s.buf = s.buf[:copy(s.buf, s.buf[n:])]
+		s.off = i
+	}
 }
 
 func (s *runeStream) is(i int, class func(rune) bool) bool {
@@ -380,12 +390,14 @@ func (m *model) detectorText(text string) []rune {
 				if n := runLen(src, k+3, 2076, urlChar); n > 0 {
 					s.buf = append(s.buf, ' ')
 					i1 = k + 3 + n
+					src.release(i1)
 					return true
 				}
 			}
 		}
 		s.buf = append(s.buf, r)
 		i1++
+		src.release(i1)
 		return true
 	}}
 
@@ -398,11 +410,23 @@ func (m *model) detectorText(text string) []rune {
 		if !mailLocalChar(r) {
 			s.buf = append(s.buf, r)
 			i2++
+			urls.release(i2)
 			return true
 		}
-		// Every start inside this run needs the '@' right after the run; the leftmost start
-		// within 64 characters of it wins, and the part after '@' is the same for all.
-		j := i2 + runLen(urls, i2, 1<<30, mailLocalChar)
+		// Every start inside this run needs the '@' right after the run, at most 64 characters
+		// on; the leftmost such start wins, and the part after '@' is the same for all. A run
+		// longer than that is passed over in pieces that cannot reach an '@'.
+		n := runLen(urls, i2, 4096, mailLocalChar)
+		if n == 4096 {
+			for k := i2; k < i2+n-64; k++ {
+				c, _ := urls.at(k)
+				s.buf = append(s.buf, c)
+			}
+			i2 += n - 64
+			urls.release(i2)
+			return true
+		}
+		j := i2 + n
 		if at, ok := urls.at(j); ok && at == '@' {
 			if end := mailHostEnd(urls, j+1); end > 0 {
 				start := max(i2, j-64)
@@ -412,6 +436,7 @@ func (m *model) detectorText(text string) []rune {
 				}
 				s.buf = append(s.buf, ' ')
 				i2 = end
+				urls.release(i2)
 				return true
 			}
 		}
@@ -420,6 +445,7 @@ func (m *model) detectorText(text string) []rune {
 			s.buf = append(s.buf, c)
 		}
 		i2 = j
+		urls.release(i2)
 		return true
 	}}
 
@@ -434,12 +460,14 @@ func (m *model) detectorText(text string) []rune {
 				if d := indexRune(m.viMark, mk); d >= 0 {
 					s.buf = append(s.buf, m.viComp[d][b])
 					i3 += 2
+					mails.release(i3)
 					return true
 				}
 			}
 		}
 		s.buf = append(s.buf, r)
 		i3++
+		mails.release(i3)
 		return true
 	}}
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -140,5 +141,61 @@ func TestApplySweep(t *testing.T) {
 	t.Logf("languages matching the goldens:\n%s", table.String())
 	if len(files) < 40 {
 		t.Errorf("only %d goldens found", len(files))
+	}
+}
+
+// TestDetectLangsLongInputs covers inputs whose rewriting runs far past the 10,000 characters
+// langdetect keeps: long address-like runs, URLs longer than the pattern's limit, thousands
+// of URLs and addresses, control characters, and leading white space. Expected values from
+// testdata/oracle.py.
+func TestDetectLangsLongInputs(t *testing.T) {
+	fr := "Tous les êtres humains naissent libres et égaux en dignité et en droits. "
+	cases := []struct {
+		name, text string
+		lang       string
+		prob       float64
+	}{
+		{"longrun", strings.Repeat("a", 5000) + "@example.com " + fr, "so", 0.9999981054833038},
+		{"longrun2", strings.Repeat("a", 4096) + "@x.y " + strings.Repeat("b", 4031) + "@x.y " + fr, "so", 0.9999976553943368},
+		{"longurl", "https://" + strings.Repeat("x", 5000) + " " + fr, "so", 0.9999999646153184},
+		{"manyurls", strings.Repeat("http://a.b/c ", 4000) + strings.Repeat(fr, 3), "fr", 0.9999959980459208},
+		{"manymails", strings.Repeat("ab@cd.ef ", 4500) + strings.Repeat(fr, 3), "fr", 0.9999959980459208},
+		{"nul", strings.Repeat("\x00\x01", 10) + fr, "fr", 0.9999952374429069},
+		{"spaces", strings.Repeat(" ", 50000) + fr, "", 0},
+	}
+	for _, c := range cases {
+		res, err := detectLangs(c.text)
+		if c.lang == "" {
+			if err == nil {
+				t.Errorf("%s: got %v, want no features", c.name, res)
+			}
+			continue
+		}
+		if err != nil || len(res) != 1 || res[0].lang != c.lang || res[0].prob != c.prob {
+			t.Errorf("%s: got %v, %v; want %s:%v", c.name, res, err, c.lang, c.prob)
+		}
+	}
+	// Invalid UTF-8 and a very long text must neither panic nor read the whole text.
+	Detect("\xff\xfe\xc3" + strings.Repeat("é", 1<<20))
+}
+
+// TestExactMathFastPath checks the double-double evaluation against the multi-precision one.
+func TestExactMathFastPath(t *testing.T) {
+	n := 5000
+	if testing.Short() {
+		n = 500
+	}
+	var r pyRandom
+	r.seed(1)
+	for i := 0; i < n; i++ {
+		x := r.random() * 2 * math.Pi
+		s, c := exactSinCos(x)
+		if bs, bc := bigSinCos(x); s != bs || c != bc {
+			t.Fatalf("sin/cos(%v) = %v, %v; want %v, %v", x, s, c, bs, bc)
+		}
+		y := 1 - r.random()
+		if y > 0 && exactLog(y) != bigLog(y) {
+			t.Fatalf("log(%v) = %v, want %v", y, exactLog(y), bigLog(y))
+		}
 	}
 }
