@@ -113,6 +113,7 @@ func runAzurite(node, main string, port int, workdir string) (*azurite, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, err
