@@ -385,7 +385,9 @@ func TestAuthModes(t *testing.T) {
 					}
 				}
 			}
-			dst, err := NewDestination(tt.cfg)
+			dstCfg := tt.cfg
+			dstCfg.RemoteURL = strings.TrimSuffix(dstCfg.RemoteURL, "/in") + "/out"
+			dst, err := NewDestination(dstCfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -393,7 +395,17 @@ func TestAuthModes(t *testing.T) {
 			if tt.dstOK != (dstErr == nil) {
 				t.Fatalf("destination check: %v (want ok=%v)", dstErr, tt.dstOK)
 			}
-			for _, err := range []error{checkErr, listErr, dstErr} {
+			writeErr := dst.Write(ctx, connectors.Document{ID: "auth/" + strings.ReplaceAll(tt.name, " ", "-") + ".txt"}, []element.Element{{Type: "Title", ID: "t", Text: tt.name}})
+			if tt.dstOK != (writeErr == nil) {
+				t.Fatalf("destination write: %v (want ok=%v)", writeErr, tt.dstOK)
+			}
+			if writeErr == nil {
+				name := dst.BlobName(connectors.Document{ID: "auth/" + strings.ReplaceAll(tt.name, " ", "-") + ".txt"})
+				if _, err := f.admin.NewContainerClient(dst.c.container).NewBlobClient(name).GetProperties(ctx, nil); err != nil {
+					t.Errorf("written blob %s: %v", name, err)
+				}
+			}
+			for _, err := range []error{checkErr, listErr, dstErr, writeErr} {
 				if err == nil {
 					continue
 				}
