@@ -5,4 +5,5 @@ package all
 import (
 	_ "github.com/quarrydocs/quarry/connectors/azure"
 	_ "github.com/quarrydocs/quarry/connectors/confluence"
+	_ "github.com/quarrydocs/quarry/connectors/local"
 )

@@ -16,6 +16,7 @@ func TestRegistered(t *testing.T) {
 	}{
 		{"azure", true, true},
 		{"confluence", true, false},
+		{"local", true, true},
 	}
 	for _, tt := range tests {
 		k, ok := connectors.Lookup(tt.typ)
