@@ -340,3 +340,22 @@ func (s *Store) PutMetaIfAbsent(ctx context.Context, key, value string) (string,
 	v, _, err := s.GetMeta(ctx, key)
 	return v, err
 }
+
+// WithLock runs fn while holding a database-wide lock (a Postgres advisory lock), so that
+// processes starting together do not run the same one-time setup at once (River's migrations).
+// On SQLite fn runs directly: its single writer already serialises the work.
+func (s *Store) WithLock(ctx context.Context, fn func() error) error {
+	if s.dialect != Postgres {
+		return fn()
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("store: lock: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(724300111)"); err != nil {
+		return fmt.Errorf("store: lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(724300111)")
+	return fn()
+}

@@ -1,0 +1,451 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/connectors/local"
+	"github.com/quarrydocs/quarry/platform/internal/pgtest"
+	"github.com/quarrydocs/quarry/platform/secret"
+	"github.com/quarrydocs/quarry/platform/store"
+)
+
+var long = flag.Bool("long", false, "run the long scale variants (2000 files)")
+
+// testKey is fixed so a re-executed worker process decrypts what the test stored.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
+// The "testsource" kind wraps the local source with faults: a delay per file, a listing that
+// fails after N documents, and documents whose Open fails.
+func init() {
+	connectors.Register(connectors.Kind{
+		Type: "testsource",
+		NewSource: func(cfg map[string]any) (connectors.Source, error) {
+			inner, err := local.NewSource(map[string]any{"path": cfg["path"]})
+			if err != nil {
+				return nil, err
+			}
+			s := &faultySource{inner: inner}
+			if v, ok := cfg["delay_ms"].(float64); ok {
+				s.delay = time.Duration(v) * time.Millisecond
+			}
+			if v, ok := cfg["fail_list_after"].(float64); ok {
+				s.failAfter = int(v)
+			}
+			s.failOpen, _ = cfg["fail_open"].(string)
+			return s, nil
+		},
+	})
+}
+
+type faultySource struct {
+	inner     *local.Source
+	delay     time.Duration
+	failAfter int
+	failOpen  string
+}
+
+func (s *faultySource) List(ctx context.Context, yield func(connectors.Document) error) error {
+	n := 0
+	return s.inner.List(ctx, func(d connectors.Document) error {
+		if s.failAfter > 0 && n == s.failAfter {
+			return errors.New("source went away")
+		}
+		n++
+		return yield(d)
+	})
+}
+
+func (s *faultySource) Open(ctx context.Context, d connectors.Document) (io.ReadCloser, error) {
+	if d.ID == s.failOpen {
+		return nil, errors.New("permission denied")
+	}
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.inner.Open(ctx, d)
+}
+
+func (s *faultySource) Check(ctx context.Context) error { return s.inner.Check(ctx) }
+
+// TestMain lets a test re-execute its own binary as a worker process (to kill it for real).
+func TestMain(m *testing.M) {
+	if dsn := os.Getenv("QUARRY_JOBS_TEST_WORKER"); dsn != "" {
+		os.Exit(runWorkerProcess(dsn))
+	}
+	os.Exit(m.Run())
+}
+
+func runWorkerProcess(dsn string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn, "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	box, _ := secret.New(testKey)
+	r, err := New(ctx, Config{Store: st, Secrets: box, Workers: 4, Heartbeat: 100 * time.Millisecond, Lease: time.Second,
+		InProcess: true, WorkerID: "victim"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := r.Start(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	select {} // until killed
+}
+
+type env struct {
+	t   *testing.T
+	dsn string
+	st  *store.Store
+	box *secret.Box
+}
+
+func newEnv(t *testing.T, dsn string) *env {
+	t.Helper()
+	dir := t.TempDir()
+	if dsn == "" {
+		dsn = filepath.Join(dir, "quarry.db")
+	}
+	st, err := store.Open(context.Background(), dsn, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	box, _ := secret.New(testKey)
+	return &env{t: t, dsn: dsn, st: st, box: box}
+}
+
+// runner starts a runner on its own connection to the database, like another process would.
+func (e *env) runner(id string, workers int) *Runner {
+	e.t.Helper()
+	st := e.st
+	if id != "" {
+		var err error
+		st, err = store.Open(context.Background(), e.dsn, "")
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { st.Close() })
+	}
+	r, err := New(context.Background(), Config{Store: st, Secrets: e.box, Workers: workers, WorkerID: id,
+		Heartbeat: 100 * time.Millisecond, Lease: time.Second, InProcess: true, PollInterval: 100 * time.Millisecond})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		r.Stop(ctx)
+	})
+	return r
+}
+
+func (e *env) connector(role store.Role, typ string, cfg map[string]any) string {
+	e.t.Helper()
+	id := uuid.NewString()
+	if err := e.st.CreateConnector(context.Background(), &store.Connector{ID: id, Role: role, Name: id, Type: typ, Config: cfg, CreatedAt: time.Now()}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) workflow(src, dst string, reprocess bool, nodes ...store.Node) *store.Workflow {
+	e.t.Helper()
+	w := &store.Workflow{ID: uuid.NewString(), Name: "wf", SourceID: &src, DestinationID: &dst, Nodes: nodes, Status: "active",
+		ReprocessAll: reprocess, CreatedAt: time.Now()}
+	if err := e.st.SaveWorkflow(context.Background(), w); err != nil {
+		e.t.Fatal(err)
+	}
+	return w
+}
+
+func (e *env) wait(jobID string, timeout time.Duration) *store.Job {
+	e.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		j, err := e.st.GetJob(context.Background(), jobID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if j.Status != store.JobScheduled && j.Status != store.JobInProgress {
+			return j
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c, _ := e.st.FileCounts(context.Background(), jobID)
+	e.t.Fatalf("job %s not finished after %v: %+v", jobID, timeout, c)
+	return nil
+}
+
+func writeFiles(t *testing.T, dir string, n int) {
+	t.Helper()
+	for i := range n {
+		body := fmt.Sprintf("Document %d\n\nThis is the body of document number %d. It has a sentence or two of narrative text.\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("doc%04d.txt", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var partitionNode = store.Node{ID: uuid.NewString(), Name: "Partitioner", Type: "partition", Subtype: "fast", Settings: map[string]any{}}
+
+func eachDB(t *testing.T, fn func(t *testing.T, dsn string)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, "") })
+	t.Run("postgres", func(t *testing.T) { fn(t, pgtest.DSN(t)) })
+}
+
+func TestRunWorkflow(t *testing.T) {
+	eachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		e := newEnv(t, dsn)
+		r := e.runner("", 2)
+		in, out := t.TempDir(), t.TempDir()
+		writeFiles(t, in, 3)
+		os.WriteFile(filepath.Join(in, "blob.bin"), []byte{0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7}, 0o644)
+		src := e.connector(store.RoleSource, "local", map[string]any{"path": in})
+		dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+		chunk := store.Node{ID: uuid.NewString(), Name: "Chunker", Type: "chunk", Subtype: "chunk_by_character", Settings: map[string]any{"max_characters": 40.0, "include_orig_elements": false}}
+		w := e.workflow(src, dst, false, partitionNode, chunk)
+
+		j, err := r.Run(ctx, w, "ephemeral")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Run(ctx, w, "ephemeral"); !errors.Is(err, ErrActive) {
+			t.Fatalf("second run while active: %v", err)
+		}
+		j = e.wait(j.ID, 30*time.Second)
+		if j.Status != store.JobCompleted || j.ProcessingStatus != store.ProcCompletedWithErrors {
+			t.Fatalf("job = %s/%s %v", j.Status, j.ProcessingStatus, j.Message)
+		}
+		failed, _ := e.st.ListFiles(ctx, j.ID, store.FileFailed)
+		if len(failed) != 1 || failed[0].DocID != "blob.bin" || !strings.Contains(*failed[0].Error, "not supported") {
+			t.Fatalf("failed = %+v", failed)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "doc0001.txt.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var els []map[string]any
+		json.Unmarshal(data, &els)
+		if len(els) < 2 || els[0]["type"] != "CompositeElement" {
+			t.Fatalf("elements = %s", data)
+		}
+		md := els[0]["metadata"].(map[string]any)
+		ds, _ := md["data_source"].(map[string]any)
+		if ds == nil || ds["version"] == nil || md["filename"] != "doc0001.txt" {
+			t.Fatalf("metadata = %v", md)
+		}
+		if !strings.HasPrefix(string(data), `[{"type":"CompositeElement"`) || !strings.Contains(string(data), `"data_source":{"url":`) {
+			t.Fatalf("JSON shape: %.200s", data)
+		}
+		files, _ := e.st.ListFiles(ctx, j.ID, store.FileSuccess)
+		o, err := e.st.GetOutput(ctx, j.ID, files[0].ID, chunk.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := Download(o); !json.Valid(b) || !strings.Contains(string(b), "CompositeElement") {
+			t.Fatalf("download = %s", b)
+		}
+
+		// Nothing changed: the next run (reprocess_all false) skips every processed file; the
+		// failed one is tried again.
+		j2, err := r.Run(ctx, w, "ephemeral")
+		if err != nil {
+			t.Fatal(err)
+		}
+		j2 = e.wait(j2.ID, 30*time.Second)
+		if c, _ := e.st.FileCounts(ctx, j2.ID); c.Total() != 1 || j2.Skipped != 3 || j2.Status != store.JobFailed {
+			t.Fatalf("incremental run: %+v skipped %d status %s", c, j2.Skipped, j2.Status)
+		}
+		// A changed file is processed again.
+		os.Remove(filepath.Join(in, "blob.bin"))
+		time.Sleep(10 * time.Millisecond)
+		os.WriteFile(filepath.Join(in, "doc0002.txt"), []byte("Changed\n\nNew narrative text for this document, changed.\n"), 0o644)
+		j3, _ := r.Run(ctx, w, "ephemeral")
+		j3 = e.wait(j3.ID, 30*time.Second)
+		if c, _ := e.st.FileCounts(ctx, j3.ID); c.Total() != 1 || c.Success != 1 || j3.Status != store.JobCompleted || j3.ProcessingStatus != store.ProcSuccess {
+			t.Fatalf("changed-file run: %+v %s/%s", c, j3.Status, j3.ProcessingStatus)
+		}
+	})
+}
+
+func TestFailingSource(t *testing.T) {
+	eachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		e := newEnv(t, dsn)
+		r := e.runner("", 2)
+		in, out := t.TempDir(), t.TempDir()
+		writeFiles(t, in, 10)
+		// The listing breaks after 6 documents, and one document cannot be read.
+		src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "fail_list_after": 6.0, "fail_open": "doc0002.txt"})
+		dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+		w := e.workflow(src, dst, true, partitionNode)
+		j, _ := r.Run(ctx, w, "ephemeral")
+		j = e.wait(j.ID, 30*time.Second)
+		if j.Status != store.JobFailed || j.Message == nil || !strings.Contains(*j.Message, "source went away") {
+			t.Fatalf("job = %s %v", j.Status, j.Message)
+		}
+		c, _ := e.st.FileCounts(ctx, j.ID)
+		failed, _ := e.st.ListFiles(ctx, j.ID, store.FileFailed)
+		if c.Success != 5 || len(failed) != 1 || failed[0].DocID != "doc0002.txt" || !strings.Contains(*failed[0].Error, "permission denied") {
+			t.Fatalf("counts %+v failed %v", c, failed)
+		}
+		// A source that cannot be opened at all fails the job at once.
+		bad := e.connector(store.RoleSource, "local", map[string]any{"path": 7.0})
+		w2 := e.workflow(bad, dst, true, partitionNode)
+		j2, _ := r.Run(ctx, w2, "ephemeral")
+		if j2 = e.wait(j2.ID, 30*time.Second); j2.Status != store.JobFailed || !strings.Contains(*j2.Message, "cannot open the source") {
+			t.Fatalf("job = %s %v", j2.Status, j2.Message)
+		}
+	})
+}
+
+func TestCancel(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, "")
+	r := e.runner("", 1)
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, 20)
+	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "delay_ms": 100.0})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	w := e.workflow(src, dst, true, partitionNode)
+	j, _ := r.Run(ctx, w, "ephemeral")
+	for {
+		if c, _ := e.st.FileCounts(ctx, j.ID); c.Success > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ok, err := e.st.CancelJob(ctx, j.ID, time.Now()); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	j, _ = e.st.GetJob(ctx, j.ID)
+	c, _ := e.st.FileCounts(ctx, j.ID)
+	if j.Status != store.JobStopped || c.Cancelled == 0 || c.Pending+c.InProgress != 0 {
+		t.Fatalf("after cancel: %s %+v", j.Status, c)
+	}
+}
+
+// TestScaleTwoWorkers: two workers on one Postgres queue process a 200-file job; every file is
+// processed exactly once and both workers take part.
+func TestScaleTwoWorkers(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, pgtest.DSN(t))
+	n := 200
+	if *long {
+		n = 2000
+	}
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, n)
+	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "delay_ms": 5.0})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	w := e.workflow(src, dst, true, partitionNode)
+	a := e.runner("worker-a", 4)
+	e.runner("worker-b", 4)
+	start := time.Now()
+	j, err := a.Run(ctx, w, "ephemeral")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j = e.wait(j.ID, 5*time.Minute)
+	files, _ := e.st.ListFiles(ctx, j.ID, "")
+	by := map[string]int{}
+	for _, f := range files {
+		if f.State != store.FileSuccess || f.Attempts != 1 {
+			t.Errorf("%s: state %s attempts %d", f.DocID, f.State, f.Attempts)
+		}
+		by[*f.WorkerID]++
+	}
+	outs, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if j.Status != store.JobCompleted || len(files) != n || len(outs) != n || by["worker-a"] == 0 || by["worker-b"] == 0 {
+		t.Fatalf("job %s files %d outputs %d by worker %v", j.Status, len(files), len(outs), by)
+	}
+	t.Logf("%d files in %v, by worker %v", n, time.Since(start).Round(time.Millisecond), by)
+}
+
+// TestWorkerKilled: a worker process is killed (SIGKILL) while it holds files; the other worker
+// gets them back after the lease and the job completes with every file processed once.
+func TestWorkerKilled(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, pgtest.DSN(t))
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, 40)
+	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "delay_ms": 300.0})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	w := e.workflow(src, dst, true, partitionNode)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "QUARRY_JOBS_TEST_WORKER="+e.dsn)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// Only the victim works at first, so it is sure to hold files when it dies.
+	enq, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := enq.Run(ctx, w, "ephemeral")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		files, _ := e.st.ListFiles(ctx, j.ID, store.FileInProgress)
+		done, _ := e.st.ListFiles(ctx, j.ID, store.FileSuccess)
+		if len(files) > 0 && len(done) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("victim worker never started")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	e.runner("survivor", 4)
+	j = e.wait(j.ID, 2*time.Minute)
+	files, _ := e.st.ListFiles(ctx, j.ID, "")
+	retried := 0
+	for _, f := range files {
+		if f.State != store.FileSuccess {
+			t.Errorf("%s: %s %v", f.DocID, f.State, f.Error)
+		}
+		if f.Attempts > 1 {
+			retried++
+			if *f.WorkerID != "survivor" {
+				t.Errorf("%s retried by %s", f.DocID, *f.WorkerID)
+			}
+		}
+	}
+	outs, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if j.Status != store.JobCompleted || len(files) != 40 || len(outs) != 40 || retried == 0 {
+		t.Fatalf("job %s files %d outputs %d retried %d", j.Status, len(files), len(outs), retried)
+	}
+}
