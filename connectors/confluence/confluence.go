@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"net/url"
 	"path"
 	"strconv"
@@ -267,14 +268,21 @@ func (s *Source) List(ctx context.Context, yield func(connectors.Document) error
 			}
 			if s.cfg.ExtractFiles {
 				full, err := s.fetchPage(ctx, p.ID)
-				if err != nil {
+				var he *HTTPError
+				switch {
+				case ctx.Err() != nil:
+					return ctx.Err()
+				case errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized:
 					return err
-				}
-				for _, att := range s.attachments(full, doc) {
-					if err := yield(att); err != nil {
-						return err
+				case err == nil:
+					for _, att := range s.attachments(full, doc) {
+						if err := yield(att); err != nil {
+							return err
+						}
 					}
 				}
+				// Otherwise the page is still yielded: opening it fails again and the run records
+				// that one file as failed instead of losing the whole listing.
 			}
 			return yield(doc)
 		})

@@ -482,6 +482,18 @@ func TestExtractFiles(t *testing.T) {
 	if got := open(t, src, connectors.Document{ID: att.ID}); got != "%PDF-1.4 fake report" {
 		t.Errorf("attachment by ID %q", got)
 	}
+	// A page whose body cannot be fetched is still listed (its Open fails on its own).
+	f.broken = map[string]bool{"11": true}
+	docs, err = listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(docs), []string{"DEV/11.html", "DEV/12.html"}; !slices.Equal(got, want) {
+		t.Fatalf("listed %v with a broken page, want %v", got, want)
+	}
+	if _, err := src.Open(context.Background(), docs[0]); err == nil || !strings.Contains(err.Error(), "page 11: HTTP 500: Something went wrong") {
+		t.Errorf("Open of a broken page: %v", err)
+	}
 	for _, r := range f.log() {
 		if strings.Contains(r, "noext") || strings.Contains(r, "plainlink") || strings.Contains(r, "x.pdf") {
 			t.Errorf("unexpected request %s", r)

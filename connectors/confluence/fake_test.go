@@ -30,6 +30,9 @@ type fakeConfluence struct {
 	// files are served as-is at prefix+path (attachments, images).
 	files map[string][]byte
 
+	// broken page ids answer 500 when fetched with their body.
+	broken map[string]bool
+
 	mu       sync.Mutex
 	requests []string
 }
@@ -384,6 +387,10 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		}
 		page(items, "pages")
 	case strings.HasPrefix(p, "pages/"):
+		if f.broken[strings.TrimPrefix(p, "pages/")] {
+			f.v2Error(w, 500, "INTERNAL_SERVER_ERROR", "Something went wrong")
+			return
+		}
 		pg := f.page(strings.TrimPrefix(p, "pages/"))
 		if pg == nil {
 			f.v2Error(w, 404, "NOT_FOUND", "Page not found")
