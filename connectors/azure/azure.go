@@ -69,9 +69,12 @@ type client struct {
 }
 
 func newClient(cfg Config) (*client, error) {
-	protocol, cont, prefix, err := splitRemoteURL(cfg.RemoteURL)
+	protocol, cont, prefix, account, err := splitRemoteURL(cfg.RemoteURL)
 	if err != nil {
 		return nil, fmt.Errorf("azure: %w", err)
+	}
+	if cfg.AccountName == "" {
+		cfg.AccountName = account
 	}
 	opts := &service.ClientOptions{ClientOptions: policy.ClientOptions{
 		// Fail fast: a connection check or a job should not sit in back-off for a minute.

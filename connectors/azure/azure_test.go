@@ -43,6 +43,7 @@ func TestValidate(t *testing.T) {
 		{"no container", map[string]any{"remote_url": "az://", "account_name": "a"}, []string{"remote_url:value_error"}},
 		{"wrong types", map[string]any{"remote_url": 5.0, "account_name": true, "recursive": "maybe"}, []string{"remote_url:string_type", "account_name:string_type", "recursive:bool_type"}},
 		{"no auth target", map[string]any{"remote_url": "az://c", "account_key": "k"}, []string{"account_name:value_error"}},
+		{"account in ADLS URL", map[string]any{"remote_url": "abfs://c@acct.dfs.core.windows.net/dir", "account_key": "k"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,6 +87,28 @@ func TestDefaults(t *testing.T) {
 	}
 	if got := Defaults(map[string]any{"recursive": "false"}); got["recursive"] != false {
 		t.Errorf("recursive %v, want false", got["recursive"])
+	}
+}
+
+func TestSplitRemoteURL(t *testing.T) {
+	tests := []struct{ in, protocol, container, prefix, account string }{
+		{"az://c", "az", "c", "", ""},
+		{"abfs://container1/", "abfs", "container1", "", ""},
+		{"az://c/a/b/", "az", "c", "a/b/", ""},
+		{"abfs://c@acct.dfs.core.windows.net/dir/x.pdf", "abfs", "c", "dir/x.pdf", "acct"},
+	}
+	for _, tt := range tests {
+		p, c, pre, acct, err := splitRemoteURL(tt.in)
+		if err != nil || p != tt.protocol || c != tt.container || pre != tt.prefix || acct != tt.account {
+			t.Errorf("%s: %q %q %q %q %v", tt.in, p, c, pre, acct, err)
+		}
+	}
+	src, err := NewSource(Config{RemoteURL: "abfs://c@acct.dfs.core.windows.net/dir", AccountKey: devKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := src.c.cc.URL(); got != "https://acct.blob.core.windows.net/c" {
+		t.Errorf("container URL %s", got)
 	}
 }
 

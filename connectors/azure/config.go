@@ -108,8 +108,10 @@ func ParseConfig(config map[string]any) (Config, error) {
 		case strings.Count(v, "://") > 1:
 			add("remote_url", "value_error", "Value error, remote_url must contain '://' only once", v, nil)
 		default:
-			if _, _, _, err := splitRemoteURL(v); err != nil {
+			if _, _, _, account, err := splitRemoteURL(v); err != nil {
 				add("remote_url", "value_error", "Value error, "+err.Error(), v, nil)
+			} else if c.AccountName == "" {
+				c.AccountName = account
 			}
 		}
 	}
@@ -136,18 +138,23 @@ func hasKeyError(errs []engine.FieldError, keys ...string) bool {
 }
 
 // splitRemoteURL splits az://container/prefix into its protocol, container and blob-name prefix
-// (no leading slash; a trailing slash is kept as given).
-func splitRemoteURL(u string) (protocol, container, prefix string, err error) {
+// (no leading slash; a trailing slash is kept as given). The ADLS form
+// abfs://container@account.dfs.core.windows.net/prefix also names the account.
+func splitRemoteURL(u string) (protocol, container, prefix, account string, err error) {
 	protocol, rest, ok := strings.Cut(u, "://")
 	if !ok || strings.Contains(rest, "://") {
-		return "", "", "", fmt.Errorf("remote_url %q must look like az://container/path", u)
+		return "", "", "", "", fmt.Errorf("remote_url %q must look like az://container/path", u)
 	}
 	rest = strings.TrimLeft(rest, "/")
 	container, prefix, _ = strings.Cut(rest, "/")
-	if container == "" {
-		return "", "", "", fmt.Errorf("remote_url %q names no container", u)
+	if c, host, ok := strings.Cut(container, "@"); ok {
+		container = c
+		account, _, _ = strings.Cut(host, ".")
 	}
-	return protocol, container, prefix, nil
+	if container == "" {
+		return "", "", "", "", fmt.Errorf("remote_url %q names no container", u)
+	}
+	return protocol, container, prefix, account, nil
 }
 
 // lenientBool accepts what pydantic's lax mode accepts for a bool in JSON input.
