@@ -105,14 +105,18 @@ func isAuto(requested []string) bool {
 // isShortASCII is the reference's English-by-rule test: pure ASCII (and not empty) with fewer
 // than five white-space separated words.
 func isShortASCII(s string) bool {
-	if s == "" {
-		return false
-	}
-	words, in := 0, false
+	n, ascii := countWords(s)
+	return s != "" && ascii && n < 5
+}
+
+// countWords counts the white-space separated words of s, stopping at five, and reports
+// whether s is pure ASCII (as far as it read: it stops at the first non-ASCII byte).
+func countWords(s string) (words int, ascii bool) {
+	in := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
-			return false
+			return words, false
 		}
 		if isPySpace(c) {
 			in = false
@@ -122,11 +126,12 @@ func isShortASCII(s string) bool {
 			words++
 			in = true
 			if words >= 5 {
-				return false
+				// The rule has failed; whether the rest is ASCII no longer matters.
+				return words, true
 			}
 		}
 	}
-	return true
+	return words, true
 }
 
 // isPySpace reports whether an ASCII byte is white space for Python's str.split/strip.
@@ -164,10 +169,16 @@ func Detect(text string) []string {
 }
 
 func detect(text string, given []string) []string {
-	if isBlank(text) {
+	return detectScanned(text, isBlank(text), isShortASCII(text), given)
+}
+
+// detectScanned is detect with the blank and short-ASCII tests already made (on the whole
+// document, when text is only its first megabyte).
+func detectScanned(text string, blank, short bool, given []string) []string {
+	if blank {
 		return nil
 	}
-	if isShortASCII(text) {
+	if short {
 		return []string{"eng"}
 	}
 	if len(given) > 0 {
@@ -211,11 +222,26 @@ func Apply(elems []element.Element, requested []string) {
 	if !isAuto(requested) {
 		given = Codes(requested)
 	}
-	// The reference joins the non-empty texts with spaces.
-	size := 0
+	// The reference joins the non-empty texts with spaces and tests the whole; detection reads
+	// the first megabyte.
+	blank, short, words, size := true, true, 0, 0
 	for i := range elems {
-		size += len(elems[i].Text) + 1
-		if size > maxDocBytes {
+		t := elems[i].Text
+		if t == "" {
+			continue
+		}
+		if size < maxDocBytes {
+			size += len(t) + 1
+		}
+		if blank && !isBlank(t) {
+			blank = false
+		}
+		if short {
+			n, ascii := countWords(t)
+			words += n
+			short = ascii && words < 5
+		}
+		if !blank && !short && size >= maxDocBytes {
 			break
 		}
 	}
@@ -239,7 +265,7 @@ func Apply(elems []element.Element, requested []string) {
 		}
 		b.WriteString(t)
 	}
-	doc := detect(b.String(), given)
+	doc := detectScanned(b.String(), blank, short, given)
 	if len(doc) == 1 {
 		// One backing array, but each element's slice has capacity 1, so none can write into
 		// another's.

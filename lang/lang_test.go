@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
@@ -163,5 +164,32 @@ func BenchmarkApplyMultilingual(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Apply(elems, nil)
+	}
+}
+
+// The document-level rules look at the whole document even though detection reads only its
+// first megabyte.
+func TestApplyDocumentRules(t *testing.T) {
+	blank := []element.Element{{Text: " "}, {Text: ""}, {Text: "\n\t"}}
+	Apply(blank, nil)
+	for i, e := range blank {
+		if e.Metadata.Languages != nil {
+			t.Errorf("blank element %d: languages %q, want none", i, e.Metadata.Languages)
+		}
+	}
+	// One ASCII word longer than the detection prefix, then a non-ASCII element: not short
+	// ASCII as a whole, so langdetect runs (on "aaa…", which it takes for Somali).
+	long := []element.Element{{Text: strings.Repeat("a", maxDocBytes+10)}, {Text: "été"}}
+	Apply(long, nil)
+	if got := long[0].Metadata.Languages; reflect.DeepEqual(got, []string{"eng"}) {
+		t.Errorf("long document: languages %q; the short-ASCII rule must see the whole text", got)
+	}
+	// Four words spread over elements are still short.
+	four := []element.Element{{Text: "Hello there"}, {Text: ""}, {Text: "dear world"}}
+	Apply(four, nil)
+	for _, e := range four {
+		if !reflect.DeepEqual(e.Metadata.Languages, []string{"eng"}) {
+			t.Errorf("four ASCII words: languages %q, want [eng]", e.Metadata.Languages)
+		}
 	}
 }
