@@ -4,13 +4,15 @@
 set -euo pipefail
 
 # Debian packages: pandoc (RTF/ORG/RST), poppler (PDF rendering, peer tool), Tesseract with the
-# language packs the tests use, LibreOffice for legacy Office files, libheif for HEIC images.
+# language packs the tests use, LibreOffice for legacy Office files, libheif for HEIC images,
+# PostgreSQL (platform store tests) and Chromium (web UI tests).
 APT_PACKAGES=(
   pandoc poppler-utils
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor libtesseract-dev libleptonica-dev
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
   libheif-examples
   html2text
+  postgresql chromium
 )
 
 missing=()
@@ -36,7 +38,7 @@ command -v staticcheck >/dev/null 2>&1 || go install honnef.co/go/tools/cmd/stat
   go install honnef.co/go/tools/cmd/staticcheck@latest >&2
 
 # npm packages used by tests (each test directory pins its own lock file).
-for dir in server/sdktest; do
+for dir in server/sdktest connectors/azure/testdata/azurite; do
   if [ -f "$dir/package-lock.json" ] && [ ! -d "$dir/node_modules" ]; then
     (cd "$dir" && npm ci --no-audit --no-fund >&2)
   fi
