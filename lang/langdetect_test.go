@@ -199,3 +199,23 @@ func TestExactMathFastPath(t *testing.T) {
 		}
 	}
 }
+
+// Every language of the profiles maps to ISO 639-3 as the reference's iso639 lookup does
+// (zh-cn and zh-tw become "zho" by the reference's own rule).
+func TestProfileLanguages(t *testing.T) {
+	m := loadModel()
+	if len(m.langs) != 55 {
+		t.Errorf("%d profiles, want langdetect's 55", len(m.langs))
+	}
+	for _, l := range m.langs {
+		if strings.HasPrefix(l, "zh") {
+			continue
+		}
+		if c, ok := iso639[l]; !ok || len(c) != 3 {
+			t.Errorf("%s maps to %q", l, c)
+		}
+	}
+	if iso639["no"] != "nor" || iso639["fa"] != "fas" || iso639["sw"] != "swa" {
+		t.Errorf("no/fa/sw: %q %q %q", iso639["no"], iso639["fa"], iso639["sw"])
+	}
+}
