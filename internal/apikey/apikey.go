@@ -1,0 +1,63 @@
+// Package apikey checks the API keys of Quarry's HTTP APIs (the partition API and the platform
+// API accept the same keys in the same headers).
+package apikey
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+)
+
+// Keys holds the accepted keys; empty means authentication is off.
+type Keys [][]byte
+
+// New keeps the non-blank keys.
+func New(keys []string) Keys {
+	var out Keys
+	for _, k := range keys {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, []byte(k))
+		}
+	}
+	return out
+}
+
+// Enabled reports whether requests must carry a key.
+func (k Keys) Enabled() bool { return len(k) > 0 }
+
+// Check reports whether the request carries a valid key, and the value to print in the
+// reference's 401 detail ("None" when no key was sent). The SDKs send unstructured-api-key;
+// service-api-key and an Authorization bearer token are accepted too.
+func (k Keys) Check(h http.Header) (ok bool, received string) {
+	if len(k) == 0 {
+		return true, ""
+	}
+	var candidates []string
+	for _, name := range []string{"unstructured-api-key", "service-api-key"} {
+		if vs := h.Values(name); len(vs) > 0 {
+			candidates = append(candidates, vs[0])
+		}
+	}
+	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		candidates = append(candidates, strings.TrimSpace(auth[7:]))
+	}
+	for _, c := range candidates {
+		if k.Valid(c) {
+			return true, ""
+		}
+	}
+	if len(candidates) == 0 {
+		return false, "None"
+	}
+	return false, candidates[0]
+}
+
+// Valid compares against every key in constant time so timing reveals neither a key nor which
+// key matched.
+func (k Keys) Valid(c string) bool {
+	match := 0
+	for _, key := range k {
+		match |= subtle.ConstantTimeCompare(key, []byte(c))
+	}
+	return match == 1
+}

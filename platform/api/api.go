@@ -1,0 +1,298 @@
+// Package api serves the platform API under /api/v1/ (reference platform.md §1): source and
+// destination connectors, workflows and jobs, with the reference's status codes (create 200,
+// connection check and run 202), bare JSON arrays, {"detail": "…"} errors and the list-form 422
+// detail for invalid bodies. Secrets are stored sealed and answered masked.
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/apikey"
+	"github.com/quarrydocs/quarry/platform/jobs"
+	"github.com/quarrydocs/quarry/platform/secret"
+	"github.com/quarrydocs/quarry/platform/store"
+)
+
+// Config configures the API handler.
+type Config struct {
+	Store   *store.Store
+	Secrets *secret.Box
+	Runner  *jobs.Runner
+	// APIKeys, when non-empty, are the accepted keys (same headers as the partition API).
+	APIKeys []string
+	Logger  *slog.Logger
+	// MaxBodyBytes caps a JSON request body (default 10 MiB).
+	MaxBodyBytes int64
+}
+
+// API is the platform API handler.
+type API struct {
+	st     *store.Store
+	box    *secret.Box
+	runner *jobs.Runner
+	keys   apikey.Keys
+	log    *slog.Logger
+	max    int64
+	mux    *http.ServeMux
+}
+
+// Prefix is where the API is mounted.
+const Prefix = "/api/v1/"
+
+// New builds the handler; mount it at Prefix.
+func New(cfg Config) *API {
+	a := &API{st: cfg.Store, box: cfg.Secrets, runner: cfg.Runner, keys: apikey.New(cfg.APIKeys), log: cfg.Logger, max: cfg.MaxBodyBytes}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	if a.max <= 0 {
+		a.max = 10 << 20
+	}
+	m := http.NewServeMux()
+	a.mux = m
+	// Every route answers with and without a trailing slash.
+	handle := func(pattern string, h http.HandlerFunc) {
+		m.HandleFunc(pattern, h)
+		m.HandleFunc(pattern+"/", h)
+	}
+	for _, role := range []store.Role{store.RoleSource, store.RoleDestination} {
+		c := connectorRoutes{a: a, role: role}
+		base := "/api/v1/" + string(role) + "s"
+		handle("GET "+base, c.list)
+		handle("POST "+base, c.create)
+		handle("GET "+base+"/{id}", c.get)
+		handle("PUT "+base+"/{id}", c.update)
+		handle("DELETE "+base+"/{id}", c.delete)
+		handle("POST "+base+"/{id}/connection-check", c.startCheck)
+		handle("GET "+base+"/{id}/connection-check", c.latestCheck)
+	}
+	handle("GET /api/v1/workflows", a.listWorkflows)
+	handle("POST /api/v1/workflows", a.createWorkflow)
+	handle("GET /api/v1/workflows/{id}", a.getWorkflow)
+	handle("PUT /api/v1/workflows/{id}", a.updateWorkflow)
+	handle("DELETE /api/v1/workflows/{id}", a.deleteWorkflow)
+	handle("POST /api/v1/workflows/{id}/run", a.runWorkflow)
+	handle("GET /api/v1/jobs", a.listJobs)
+	handle("GET /api/v1/jobs/{id}", a.getJob)
+	handle("POST /api/v1/jobs/{id}/cancel", a.cancelJob)
+	handle("GET /api/v1/jobs/{id}/details", a.jobDetails)
+	handle("GET /api/v1/jobs/{id}/failed-files", a.failedFiles)
+	handle("GET /api/v1/jobs/{id}/download", a.download)
+	return a
+}
+
+// ServeHTTP checks the API key, then routes.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if ok, received := a.keys.Check(r.Header); !ok {
+		detail(w, http.StatusUnauthorized, fmt.Sprintf("API key %s is invalid", received))
+		return
+	}
+	// The mux answers unknown paths (404) and known paths with the wrong method (405) in plain
+	// text; those answers are rewritten in the API's JSON shape.
+	a.mux.ServeHTTP(&methodWriter{ResponseWriter: w}, r)
+}
+
+// methodWriter rewrites the mux's plain-text 404 and 405 into JSON details.
+type methodWriter struct {
+	http.ResponseWriter
+	swallow bool
+}
+
+func (m *methodWriter) WriteHeader(code int) {
+	if (code == http.StatusMethodNotAllowed || code == http.StatusNotFound) &&
+		!strings.HasPrefix(m.Header().Get("Content-Type"), "application/json") {
+		m.swallow = true
+		m.Header().Set("Content-Type", "application/json")
+		m.Header().Del("X-Content-Type-Options")
+		m.ResponseWriter.WriteHeader(code)
+		if code == http.StatusNotFound {
+			m.ResponseWriter.Write([]byte(`{"detail":"Not Found"}`))
+		} else {
+			m.ResponseWriter.Write([]byte(`{"detail":"Method Not Allowed"}`))
+		}
+		return
+	}
+	m.ResponseWriter.WriteHeader(code)
+}
+
+func (m *methodWriter) Write(b []byte) (int, error) {
+	if m.swallow {
+		return len(b), nil
+	}
+	return m.ResponseWriter.Write(b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"detail":"Internal server error"}`))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+func detail(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"detail": msg})
+}
+
+// validation answers 422 with the list-form detail.
+func validation(w http.ResponseWriter, errs []engine.FieldError) {
+	items := make([]map[string]any, len(errs))
+	for i, fe := range errs {
+		loc := make([]any, len(fe.Loc))
+		for j, l := range fe.Loc {
+			loc[j] = l
+			// List indexes are integers in FastAPI's locations.
+			if j > 0 && fe.Loc[j-1] == "workflow_nodes" {
+				var n int
+				if _, err := fmt.Sscanf(l, "%d", &n); err == nil {
+					loc[j] = n
+				}
+			}
+		}
+		item := map[string]any{"type": fe.Type, "loc": loc, "msg": fe.Msg, "input": fe.Input}
+		if fe.Ctx != nil {
+			item["ctx"] = fe.Ctx
+		}
+		items[i] = item
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": items})
+}
+
+func (a *API) internal(w http.ResponseWriter, r *http.Request, err error) {
+	a.log.Error("platform API error", "method", r.Method, "path", r.URL.Path, "err", err)
+	detail(w, http.StatusInternalServerError, "Internal server error")
+}
+
+// pathID reads a UUID path parameter, answering 422 (as FastAPI does for uuid parameters).
+func pathID(w http.ResponseWriter, r *http.Request, name string) (string, bool) {
+	raw := r.PathValue("id")
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		validation(w, []engine.FieldError{{Type: "uuid_parsing", Loc: []string{"path", name},
+			Msg: "Input should be a valid UUID, " + strings.TrimPrefix(err.Error(), "invalid UUID "), Input: raw}})
+		return "", false
+	}
+	return id.String(), true
+}
+
+// decodeBody reads a JSON object body, answering 422 when it is not one.
+func (a *API) decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
+	r.Body = http.MaxBytesReader(w, r.Body, a.max)
+	dec := json.NewDecoder(r.Body)
+	var body any
+	if err := dec.Decode(&body); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			detail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body larger than %d bytes", a.max))
+			return nil, false
+		}
+		msg := "JSON decode error"
+		if err.Error() == "EOF" {
+			validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"body"}, Msg: "Field required", Input: nil}})
+			return nil, false
+		}
+		validation(w, []engine.FieldError{{Type: "json_invalid", Loc: []string{"body"}, Msg: msg, Input: map[string]any{},
+			Ctx: map[string]any{"error": err.Error()}}})
+		return nil, false
+	}
+	obj, ok := body.(map[string]any)
+	if !ok {
+		validation(w, []engine.FieldError{{Type: "model_attributes_type", Loc: []string{"body"},
+			Msg: "Input should be a valid dictionary or object to extract fields from", Input: body}})
+		return nil, false
+	}
+	return obj, true
+}
+
+// fields collects 422 errors for a body.
+type fields struct {
+	body map[string]any
+	errs []engine.FieldError
+}
+
+func (f *fields) fail(typ, msg string, input any, loc ...string) {
+	f.errs = append(f.errs, engine.FieldError{Type: typ, Loc: append([]string{"body"}, loc...), Msg: msg, Input: input})
+}
+
+func (f *fields) missing(key string) { f.fail("missing", "Field required", f.body, key) }
+
+// str reads an optional (or, with required, mandatory) string field.
+func (f *fields) str(key string, required bool) (string, bool) {
+	v, ok := f.body[key]
+	if !ok || v == nil {
+		if required {
+			f.missing(key)
+		}
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		f.fail("string_type", "Input should be a valid string", v, key)
+		return "", false
+	}
+	return s, true
+}
+
+func (f *fields) boolean(key string) (bool, bool) {
+	v, ok := f.body[key]
+	if !ok || v == nil {
+		return false, false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		f.fail("bool_type", "Input should be a valid boolean", v, key)
+		return false, false
+	}
+	return b, true
+}
+
+func (f *fields) object(key string, required bool) (map[string]any, bool) {
+	v, ok := f.body[key]
+	if !ok || v == nil {
+		if required {
+			f.missing(key)
+		}
+		return nil, false
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		f.fail("dict_type", "Input should be a valid dictionary", v, key)
+		return nil, false
+	}
+	return m, true
+}
+
+func (f *fields) uuidField(key string) (*string, bool) {
+	s, ok := f.str(key, false)
+	if !ok {
+		return nil, false
+	}
+	id, err := uuid.Parse(s)
+	if err != nil {
+		f.fail("uuid_parsing", "Input should be a valid UUID, "+strings.TrimPrefix(err.Error(), "invalid UUID "), s, key)
+		return nil, false
+	}
+	v := id.String()
+	return &v, true
+}
+
+func validUUID(s string) bool {
+	_, err := uuid.Parse(s)
+	return err == nil
+}
