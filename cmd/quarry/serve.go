@@ -83,6 +83,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "json"), "access log format: json or text (env QUARRY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
 	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the server process")
+	po := platformFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: quarry serve [flags]\n\nServes the partition API (POST /general/v0/general), /healthcheck, /metrics and /general/docs.")
 		fs.PrintDefaults()
@@ -144,6 +145,12 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		InProcess:      *inProcess,
 	})
 	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, Logger: slog.New(handler)}))
+	p, err := openPlatform(ctx, po, keys, *inProcess, slog.New(handler))
+	if err != nil {
+		return err
+	}
+	defer p.Close(*grace)
+	srv.Mount("/api/v1/", p.Handler())
 	return srv.ListenAndServe(ctx, *addr, *grace)
 }
 
