@@ -19,6 +19,7 @@ const usage = `usage:
   quarry partition [flags] FILE…   partition files; elements as JSON on stdout
   quarry eval OUTPUT.json GOLD     score an output against a golden output (.json) or text (.txt)
   quarry serve [flags]             serve the partition API (default :8000)
+  quarry worker [flags]            run platform job workers only (shared --database)
   quarry plugin list|serve|checksum|install   manage strategy plugins (see quarry plugin -h)
   quarry help COMMAND              show a command's flags
 `
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runEval(rest, stdout)
 	case "serve":
 		return runServe(ctx, rest, stderr)
+	case "worker":
+		return runWorker(ctx, rest, stderr)
 	case "plugin":
 		return runPlugin(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
