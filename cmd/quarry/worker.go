@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/quarrydocs/quarry/platform"
+)
+
+// platformOptions are the flags `quarry serve` and `quarry worker` share.
+type platformOptions struct {
+	database, dataDir, secretKey *string
+	workers                      *int
+}
+
+func platformFlags(fs *flag.FlagSet) platformOptions {
+	env := platform.EnvDefaults()
+	workers, _ := strconv.Atoi(envDefault("QUARRY_WORKERS", "0"))
+	return platformOptions{
+		database:  fs.String("database", env.Database, "platform database: postgres://… or an SQLite file; default DATA-DIR/quarry.db (env QUARRY_DATABASE)"),
+		dataDir:   fs.String("data-dir", envDefault("QUARRY_DATA_DIR", "data"), "directory of the SQLite database and the generated secret key (env QUARRY_DATA_DIR)"),
+		secretKey: fs.String("secret-key", env.SecretKey, "base64 or hex AES-256 key sealing connector secrets; default: DATA-DIR/secret.key, created on first use (env QUARRY_SECRET_KEY)"),
+		workers:   fs.Int("workers", workers, "files partitioned at once by this process's job workers; 0 = CPUs, -1 = none (env QUARRY_WORKERS)"),
+	}
+}
+
+// openPlatform opens the platform and starts its workers.
+func openPlatform(ctx context.Context, o platformOptions, keys []string, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
+	p, err := platform.Open(ctx, platform.Config{Database: *o.database, DataDir: *o.dataDir, SecretKey: *o.secretKey,
+		APIKeys: keys, Workers: *o.workers, InProcess: inProcess, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Start(ctx); err != nil {
+		p.Close(time.Second)
+		return nil, err
+	}
+	log.Info("platform ready", "store", p.Store.String(), "worker", p.Runner.WorkerID(), "workers", *o.workers)
+	return p, nil
+}
+
+// runWorker runs job workers only (no HTTP server), for scaling out on a shared PostgreSQL.
+func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	po := platformFlags(fs)
+	grace := fs.Duration("shutdown-timeout", 60*time.Second, "time running files get to finish on SIGTERM before they are handed back to the queue")
+	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
+	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "json"), "json or text (env QUARRY_LOG_FORMAT)")
+	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the worker process")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: quarry worker [flags]\n\nRuns platform job workers (listing sources, partitioning, writing destinations) without the HTTP server.\nPoint every worker and server at the same --database and --secret-key.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return &exitError{code: 2, err: err}
+	}
+	if fs.NArg() > 0 {
+		return usageError("worker: unexpected arguments %q", fs.Args())
+	}
+	if *po.workers < 0 {
+		return usageError("worker: --workers must be 0 (CPUs) or more")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return usageError("worker: --log-level: %v", err)
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewJSONHandler(stderr, hopts)
+	if *logFormat == "text" {
+		handler = slog.NewTextHandler(stderr, hopts)
+	}
+	log := slog.New(handler)
+	p, err := openPlatform(ctx, po, nil, *inProcess, log)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	log.Info("stopping workers", "grace", grace.String())
+	return p.Close(*grace)
+}
