@@ -229,7 +229,7 @@ func TestIsolation(t *testing.T) {
 // Twenty concurrent requests, a third of them failing, on a pool of two: each gets the right
 // answer and the pool keeps serving.
 func TestConcurrentWithFailures(t *testing.T) {
-	h := newHost(t, Config{Workers: 2, Timeout: 2 * time.Second, MemoryLimit: 512 << 20})
+	h := newHost(t, Config{Workers: 2, Timeout: 4 * time.Second, MemoryLimit: 512 << 20})
 	modes := []string{"echo", "crash", "echo", "hang", "echo", "exitmid", "echo", "panic", "echo", "hog"}
 	var wg sync.WaitGroup
 	errs := make([]error, 20)

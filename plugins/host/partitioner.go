@@ -75,7 +75,7 @@ func (r *Remote) Partition(ctx context.Context, doc *engine.Document, opts *engi
 			Err: err}
 	}
 	why := describeFailure(err, exited, pr)
-	if p.spec.MemoryLimit > 0 && strings.Contains(why, "out of memory") {
+	if p.spec.MemoryLimit > 0 && (strings.Contains(why, "out of memory") || strings.Contains(why, "pthread_create failed") || nearLimit(pr, p.spec.MemoryLimit)) {
 		why = fmt.Sprintf("ran out of memory (limit %d MiB): %s", p.spec.MemoryLimit>>20, why)
 	}
 	log.Warn("plugin failed", "plugin", p.spec.Name, "err", why)

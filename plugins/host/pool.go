@@ -291,7 +291,7 @@ func (t *tailBuffer) reason() string {
 var _ io.Writer = (*tailBuffer)(nil)
 
 func isFatalLine(s string) bool {
-	for _, p := range []string{"panic:", "fatal error:", "runtime: out of memory", "SIGSEGV", "SIGABRT", "terminate called"} {
+	for _, p := range []string{"panic:", "fatal error:", "runtime: out of memory", "runtime/cgo: pthread_create failed", "SIGSEGV", "SIGABRT", "terminate called"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

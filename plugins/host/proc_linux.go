@@ -43,3 +43,14 @@ func launch(gp *plugin.Client) error {
 	launches <- launchReq{gp: gp, done: done}
 	return <-done
 }
+
+// nearLimit reports whether the dead process's peak resident memory came close to the limit:
+// a process killed by its memory limit dies in many ways (Go's "out of memory", a failed
+// thread creation, a failed malloc in C code), but all of them after filling its budget.
+func nearLimit(pr *proc, limit uint64) bool {
+	if pr.cmd == nil || pr.cmd.ProcessState == nil {
+		return false
+	}
+	ru, ok := pr.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return ok && uint64(ru.Maxrss)*1024 >= limit/10*8
+}

@@ -34,8 +34,8 @@ func main() {
 			var keep [][]byte
 			for {
 				b := make([]byte, 32<<20)
-				for i := range b {
-					b[i] = byte(i)
+				for i := 0; i < len(b); i += 4096 {
+					b[i] = 1 // touch every page so it is really allocated
 				}
 				keep = append(keep, b)
 			}
