@@ -1,57 +1,18 @@
 package server
 
 import (
-	"crypto/subtle"
 	"net/http"
-	"strings"
+
+	"github.com/quarrydocs/quarry/internal/apikey"
 )
 
-// apiKeys holds the accepted keys; empty means authentication is off.
-type apiKeys [][]byte
+// apiKeys holds the accepted keys; empty means authentication is off. The check itself lives in
+// internal/apikey so the platform API (/api/v1/) accepts exactly the same keys and headers:
+// unstructured-api-key, service-api-key and Authorization: Bearer.
+type apiKeys struct{ apikey.Keys }
 
-func newAPIKeys(keys []string) apiKeys {
-	var out apiKeys
-	for _, k := range keys {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, []byte(k))
-		}
-	}
-	return out
-}
+func newAPIKeys(keys []string) apiKeys { return apiKeys{apikey.New(keys)} }
 
 // check reports whether the request carries a valid key, and the value to print in the
-// reference's 401 detail ("None" when no key was sent). The SDKs send unstructured-api-key;
-// service-api-key and an Authorization bearer token are accepted too.
-func (k apiKeys) check(h http.Header) (ok bool, received string) {
-	if len(k) == 0 {
-		return true, ""
-	}
-	var candidates []string
-	for _, name := range []string{"unstructured-api-key", "service-api-key"} {
-		if vs := h.Values(name); len(vs) > 0 {
-			candidates = append(candidates, vs[0])
-		}
-	}
-	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		candidates = append(candidates, strings.TrimSpace(auth[7:]))
-	}
-	for _, c := range candidates {
-		if k.valid(c) {
-			return true, ""
-		}
-	}
-	if len(candidates) == 0 {
-		return false, "None"
-	}
-	return false, candidates[0]
-}
-
-// valid compares against every key in constant time so timing reveals neither a key nor which
-// key matched.
-func (k apiKeys) valid(c string) bool {
-	match := 0
-	for _, key := range k {
-		match |= subtle.ConstantTimeCompare(key, []byte(c))
-	}
-	return match == 1
-}
+// reference's 401 detail ("None" when no key was sent).
+func (k apiKeys) check(h http.Header) (ok bool, received string) { return k.Check(h) }
