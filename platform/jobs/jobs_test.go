@@ -449,3 +449,61 @@ func TestWorkerKilled(t *testing.T) {
 		t.Fatalf("job %s files %d outputs %d retried %d", j.Status, len(files), len(outs), retried)
 	}
 }
+
+// TestSchedule: a due workflow starts one scheduled job, even when two runners tick at once,
+// and its next run moves to the schedule's next time.
+func TestSchedule(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, "")
+	a, b := e.runner("", 1), e.runner("other", -1)
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, 1)
+	src := e.connector(store.RoleSource, "local", map[string]any{"path": in})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	w := e.workflow(src, dst, true, partitionNode)
+	cron := "0 * * * *"
+	past := time.Now().Add(-time.Minute).UTC().Truncate(time.Microsecond)
+	w.Schedule, w.NextRunAt = &cron, &past
+	e.st.SaveWorkflow(ctx, w)
+	a.tick(ctx)
+	b.tick(ctx)
+	jobs, _ := e.st.ListJobs(ctx, w.ID, "")
+	if len(jobs) != 1 || jobs[0].JobType != "scheduled" {
+		t.Fatalf("jobs = %v", jobs)
+	}
+	if j := e.wait(jobs[0].ID, 30*time.Second); j.Status != store.JobCompleted {
+		t.Fatalf("scheduled job %s", j.Status)
+	}
+	got, _ := e.st.GetWorkflow(ctx, w.ID)
+	if !got.NextRunAt.After(time.Now()) || got.NextRunAt.Minute() != 0 {
+		t.Fatalf("next run %v", got.NextRunAt)
+	}
+}
+
+func TestOptionsFromNodes(t *testing.T) {
+	opts, err := Options([]store.Node{
+		{Type: "partition", Subtype: "hi_res", Settings: map[string]any{"include_page_breaks": true, "languages": []any{"eng", "deu"}}},
+		{Type: "chunk", Subtype: "chunk_by_title", Settings: map[string]any{"max_characters": 300.0, "overlap": 10.0}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Strategy != "hi_res" || !opts.IncludePageBreaks || len(opts.Languages) != 2 || opts.Chunking.Strategy != "by_title" ||
+		opts.Chunking.MaxCharacters == nil || *opts.Chunking.MaxCharacters != 300 || opts.Chunking.Overlap != 10 {
+		t.Fatalf("opts = %+v", opts)
+	}
+	for _, nodes := range [][]store.Node{
+		{{Type: "embed", Subtype: "openai"}},
+		{{Type: "chunk", Subtype: "chunk_by_magic"}},
+		{{Type: "partition", Subtype: "fast", Settings: map[string]any{"starting_page_number": "x"}}},
+		{{Type: "chunk", Subtype: "basic"}, {Type: "partition", Subtype: "fast"}},
+	} {
+		if _, err := Options(nodes); err == nil {
+			t.Errorf("%v accepted", nodes)
+		}
+	}
+	ds, _ := DataSourceJSON(map[string]any{"zeta": 1, "filesize_bytes": 3, "url": "u", "record_locator": map[string]any{"a": 1}})
+	if string(ds) != `{"url":"u","record_locator":{"a":1},"filesize_bytes":3,"zeta":1}` {
+		t.Fatalf("data_source = %s", ds)
+	}
+}
