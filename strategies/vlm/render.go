@@ -1,0 +1,206 @@
+package vlm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/gif" // decoders for the image inputs the reference accepts
+	"image/jpeg"
+	"image/png"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/image/draw"
+
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/strategies/vlm/provider"
+)
+
+// imageLimits is what a provider accepts for one image. Larger images are downscaled by the
+// provider anyway (costing tokens for nothing) or rejected, so they are shrunk here first.
+type imageLimits struct {
+	MaxSide  int // longest side in pixels
+	MaxBytes int // encoded size
+}
+
+func limitsFor(prov, model string) imageLimits {
+	switch prov {
+	case provider.OpenAI, provider.AzureOpenAI:
+		// High-detail images are fitted into 2048×2048 before tiling; 20 MB per image.
+		return imageLimits{MaxSide: 2048, MaxBytes: 20 << 20}
+	case provider.Anthropic:
+		// Claude resizes anything over 1568 px on the long edge; 5 MB per image.
+		return imageLimits{MaxSide: 1568, MaxBytes: 5 << 20}
+	case provider.AnthropicBedrock:
+		return imageLimits{MaxSide: 1568, MaxBytes: 3_750_000}
+	case provider.Bedrock:
+		// Converse accepts 3.75 MB per image; Claude models on it still resize at 1568 px.
+		if strings.Contains(model, "anthropic") {
+			return imageLimits{MaxSide: 1568, MaxBytes: 3_750_000}
+		}
+		return imageLimits{MaxSide: 2048, MaxBytes: 3_750_000}
+	case provider.Google, provider.VertexAI:
+		// Inline data is limited to 7 MB on Vertex AI (20 MB per request on the Gemini API).
+		return imageLimits{MaxSide: 3072, MaxBytes: 7 << 20}
+	}
+	return imageLimits{MaxSide: 2048, MaxBytes: 5 << 20}
+}
+
+// maxPixels guards decoding: an image header can claim gigapixels in a few bytes.
+const maxPixels = 12000 * 12000
+
+// pdftoppm is poppler's renderer, looked up on PATH.
+const pdftoppm = "pdftoppm"
+
+// renderTimeout bounds one page render: a pathological page must not hang a request.
+const renderTimeout = 2 * time.Minute
+
+// renderPage renders page n (1-based) of the PDF at path as PNG at dpi, fitted into the
+// provider's limits. widthPt and heightPt are the page's size in points.
+func renderPage(ctx context.Context, path string, n int, dpi float64, widthPt, heightPt float64, lim imageLimits) (provider.Image, error) {
+	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
+	defer cancel()
+	args := []string{"-png", "-r", strconv.FormatFloat(dpi, 'f', -1, 64), "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), "-singlefile"}
+	if long := max(widthPt, heightPt) * dpi / 72; long > float64(lim.MaxSide) || long <= 0 {
+		args = append(args, "-scale-to", strconv.Itoa(lim.MaxSide))
+	}
+	args = append(args, path)
+	cmd := exec.CommandContext(ctx, pdftoppm, args...)
+	cmd.WaitDelay = 5 * time.Second
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return provider.Image{}, ctx.Err()
+		}
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			return provider.Image{}, fmt.Errorf("vlm: render page %d: %w (install poppler-utils)", n, err)
+		}
+		return provider.Image{}, fmt.Errorf("vlm: render page %d: %w: %s", n, err, strings.TrimSpace(lastLine(stderr.String())))
+	}
+	if out.Len() == 0 {
+		return provider.Image{}, fmt.Errorf("vlm: render page %d: pdftoppm produced no image", n)
+	}
+	return fit(provider.Image{Data: out.Bytes(), MIME: "image/png"}, lim)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// sendable are the image types every provider accepts as they are.
+func sendable(mime string) bool {
+	switch mime {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return true
+	}
+	return false
+}
+
+// prepareImage turns an uploaded image into one the provider accepts: sent as it is when its
+// type and size allow, else decoded, downscaled and re-encoded.
+func prepareImage(data []byte, mime string, lim imageLimits) (provider.Image, error) {
+	if mime == "image/heic" {
+		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: HEIC images cannot be decoded here; convert the image to JPEG or PNG")
+	}
+	return fit(provider.Image{Data: data, MIME: mime}, lim)
+}
+
+// fit returns img unchanged when it is within lim, else a re-encoded version that is.
+func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	if err != nil {
+		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: cannot read the image: %v", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
+		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: image of %dx%d pixels is too large", cfg.Width, cfg.Height)
+	}
+	mime := "image/" + format
+	if sendable(mime) && max(cfg.Width, cfg.Height) <= lim.MaxSide && len(img.Data) <= lim.MaxBytes {
+		return provider.Image{Data: img.Data, MIME: mime}, nil
+	}
+	src, _, err := image.Decode(bytes.NewReader(img.Data))
+	if err != nil {
+		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: cannot decode the image: %v", err)
+	}
+	side := min(lim.MaxSide, max(cfg.Width, cfg.Height))
+	for attempt := 0; attempt < 8; attempt++ {
+		scaled := scale(src, side)
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, scaled); err != nil {
+			return provider.Image{}, fmt.Errorf("vlm: encode PNG: %w", err)
+		}
+		if buf.Len() <= lim.MaxBytes {
+			return provider.Image{Data: buf.Bytes(), MIME: "image/png"}, nil
+		}
+		// Photographs and dense scans compress far better as JPEG, at no cost to legibility.
+		buf.Reset()
+		if err := jpeg.Encode(&buf, flatten(scaled), &jpeg.Options{Quality: 85}); err != nil {
+			return provider.Image{}, fmt.Errorf("vlm: encode JPEG: %w", err)
+		}
+		if buf.Len() <= lim.MaxBytes {
+			return provider.Image{Data: buf.Bytes(), MIME: "image/jpeg"}, nil
+		}
+		side = side * 3 / 4
+	}
+	return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: the image cannot be made smaller than %d bytes", lim.MaxBytes)
+}
+
+// scale fits src into a side×side box, keeping its aspect ratio.
+func scale(src image.Image, side int) image.Image {
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if max(w, h) <= side {
+		return src
+	}
+	if w >= h {
+		h, w = max(1, h*side/w), side
+	} else {
+		w, h = max(1, w*side/h), side
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+	return dst
+}
+
+// flatten paints src on white: JPEG has no alpha, and transparent pixels would turn black.
+func flatten(src image.Image) image.Image {
+	b := src.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	draw.Draw(dst, dst.Bounds(), src, b.Min, draw.Over)
+	return dst
+}
+
+// writeTemp stores data in a temporary file for pdftoppm, which reads a path.
+func writeTemp(data []byte) (string, error) {
+	f, err := os.CreateTemp("", "quarry-vlm-*.pdf")
+	if err != nil {
+		return "", fmt.Errorf("vlm: temporary file: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", fmt.Errorf("vlm: temporary file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("vlm: temporary file: %w", err)
+	}
+	return f.Name(), nil
+}
