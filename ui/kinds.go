@@ -11,6 +11,8 @@ type Field struct {
 	Help     string
 	Default  string // initial value; "true"/"false" for checkboxes
 	Min      string
+	// SourceOnly fields mean nothing to a destination (which folders to read, which files).
+	SourceOnly bool
 }
 
 // Kind is one connector type and the roles it can play.
@@ -34,7 +36,7 @@ var Kinds = []Kind{
 			{Key: "account_key", Label: "Account key", Input: "password", Secret: true},
 			{Key: "sas_token", Label: "SAS token", Input: "password", Secret: true},
 			{Key: "connection_string", Label: "Connection string", Input: "password", Secret: true, Help: "Overrides the fields above when set."},
-			{Key: "recursive", Label: "Include sub-folders", Input: "checkbox", Default: "true"},
+			{Key: "recursive", Label: "Include sub-folders", Input: "checkbox", Default: "true", SourceOnly: true},
 		},
 	},
 	{
@@ -56,9 +58,9 @@ var Kinds = []Kind{
 	{
 		Type: "local", Label: "Local folder", Source: true, Destination: true, Summary: "path",
 		Fields: []Field{
-			{Key: "path", Label: "Folder path", Input: "text", Required: true, Help: "An absolute path on the server."},
-			{Key: "recursive", Label: "Include sub-folders", Input: "checkbox", Default: "true"},
-			{Key: "glob", Label: "File pattern", Input: "text", Help: "Only files matching this glob, e.g. *.pdf. Sources only."},
+			{Key: "path", Label: "Folder path", Input: "text", Required: true, Help: "A folder on the server, e.g. /srv/documents."},
+			{Key: "recursive", Label: "Include sub-folders", Input: "checkbox", Default: "true", SourceOnly: true},
+			{Key: "glob", Label: "File pattern", Input: "text", Help: "Only files matching this glob, e.g. *.pdf.", SourceOnly: true},
 		},
 	},
 }

@@ -16,7 +16,13 @@ const layoutCheck = `(() => {
   const problems = [];
   const desc = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\s+/).join(".") : "") +
     " «" + (e.innerText || e.value || e.getAttribute("aria-label") || "").trim().slice(0, 40) + "»";
-  if (document.documentElement.scrollWidth > vw + 1) problems.push("page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
+  if (document.documentElement.scrollWidth > vw + 1) {
+    // Name the outermost elements that reach past the viewport, which cause the scrolling.
+    const wide = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > vw + 1 && !e.closest(".skip") &&
+      !(e.parentElement && e.parentElement.getBoundingClientRect().right > vw + 1));
+    problems.push("page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw + "; widest: " + wide.slice(0, 5).map(desc).join(", ") +
+      " in " + (() => { const out = []; for (let p = wide[0] && wide[0].parentElement; p; p = p.parentElement) out.push(p.tagName + "." + p.className + ":" + Math.round(p.getBoundingClientRect().width) + "/" + getComputedStyle(p).overflowX); return out.join(" < "); })());
+  }
   const shown = (e) => {
     if (e.closest("[hidden], .sr-only, .skip, .toast:not(.show)")) return false;
     const s = getComputedStyle(e);

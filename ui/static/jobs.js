@@ -14,7 +14,7 @@
     const p = job.progress || (d && d.progress);
     if (p && (p.total !== undefined || p.files_total !== undefined)) {
       const total = p.total ?? p.files_total, done = p.done ?? p.files_done ?? ((p.succeeded || 0) + (p.failed || 0));
-      return { done, total };
+      return { done, total, failed: p.failed || 0, listing: !!p.listing, skipped: p.skipped || 0 };
     }
     const stats = (d && d.node_stats) || [];
     const n = stats.find((s) => s.node_type === "partition") || stats[0];
@@ -26,7 +26,8 @@
   function progressCell(job) {
     const p = progress(job, details.get(job.id));
     if (!p) return ACTIVE.has(job.status) ? "starting…" : "—";
-    const label = p.done + " / " + p.total + " files" + (p.failed ? " (" + p.failed + " failed)" : "");
+    const label = p.done + " / " + p.total + " files" + (p.listing ? ", listing…" : "") + (p.failed ? " (" + p.failed + " failed)" : "") +
+      (p.skipped ? ", " + p.skipped + " unchanged" : "");
     return [Q.el("progress", { max: Math.max(p.total, 1), value: p.done, "aria-label": "Progress: " + label }), Q.el("span", { class: "sub" }, label)];
   }
 
@@ -110,7 +111,8 @@
     if (p) {
       $("jb-progress").max = Math.max(p.total, 1);
       $("jb-progress").value = p.done;
-      $("jb-progress-label").textContent = "Files processed: " + p.done + " of " + p.total + (p.failed ? " (" + p.failed + " failed)" : "");
+      $("jb-progress-label").textContent = "Files processed: " + p.done + " of " + p.total + (p.listing ? " (still listing the source)" : "") +
+        (p.failed ? " — " + p.failed + " failed" : "") + (p.skipped ? " — " + p.skipped + " unchanged, skipped" : "");
     }
     $("jb-nodes").tBodies[0].replaceChildren(...((d && d.node_stats) || []).map((n) => Q.el("tr", {},
       Q.el("td", {}, n.node_name || n.node_type), Q.el("td", {}, String(n.ready ?? 0)), Q.el("td", {}, String(n.in_progress ?? 0)),
