@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	_ "github.com/quarrydocs/quarry/connectors/local" // the local-folder connector is always there
+	_ "github.com/quarrydocs/quarry/connectors/all" // every connector kind (azure, confluence, local)
 
 	"github.com/quarrydocs/quarry/platform/api"
 	"github.com/quarrydocs/quarry/platform/jobs"

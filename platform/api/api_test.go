@@ -371,3 +371,45 @@ func TestWrongSecretKey(t *testing.T) {
 		t.Fatalf("wrong key: %v", err)
 	}
 }
+
+// The Azure and Confluence kinds validate through the API: bad remote_url scheme, Confluence
+// auth rules, and their secrets are masked.
+func TestCloudConnectorConfigs(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	for _, tc := range []struct {
+		typ    string
+		config map[string]any
+		want   string
+	}{
+		{"azure", map[string]any{"remote_url": "s3://bucket/x"}, "remote_url"},
+		{"azure", map[string]any{}, "missing"},
+		{"confluence", map[string]any{"url": "https://x.atlassian.net", "username": "u", "password": "p", "api_token": "t"}, "config"},
+		{"confluence", map[string]any{"url": "https://x.atlassian.net", "username": "u", "token": "t", "cloud": true}, "config"},
+	} {
+		code, v := c.do("POST", "/api/v1/sources", map[string]any{"name": "n", "type": tc.typ, "config": tc.config})
+		items, _ := v.(map[string]any)["detail"].([]any)
+		if code != 422 || len(items) == 0 || !strings.Contains(fmt.Sprint(items), tc.want) {
+			t.Errorf("%s %v: %d %v", tc.typ, tc.config, code, v)
+		}
+	}
+	m := c.must(200, "POST", "/api/v1/sources", map[string]any{"name": "az", "type": "azure",
+		"config": map[string]any{"remote_url": "az://container/prefix", "account_name": "acct", "account_key": "c2VjcmV0"}})
+	cfg := m["config"].(map[string]any)
+	if cfg["account_key"] != "**********" || cfg["sas_token"] != nil || cfg["connection_string"] != nil || cfg["account_name"] != "acct" {
+		t.Fatalf("azure config = %v", cfg)
+	}
+	m = c.must(200, "POST", "/api/v1/destinations", map[string]any{"name": "az", "type": "azure",
+		"config": map[string]any{"remote_url": "az://out", "connection_string": "UseDevelopmentStorage=true"}})
+	if m["config"].(map[string]any)["connection_string"] != "**********" {
+		t.Fatalf("azure destination = %v", m)
+	}
+	m = c.must(200, "POST", "/api/v1/sources", map[string]any{"name": "wiki", "type": "confluence",
+		"config": map[string]any{"url": "https://x.atlassian.net", "username": "u", "api_token": "t", "cloud": true}})
+	if cfg := m["config"].(map[string]any); cfg["api_token"] != "**********" || cfg["password"] != nil || cfg["token"] != nil {
+		t.Fatalf("confluence config = %v", cfg)
+	}
+	// Confluence is a source only.
+	if code, _ := c.do("POST", "/api/v1/destinations", map[string]any{"name": "w", "type": "confluence", "config": map[string]any{}}); code != 422 {
+		t.Fatalf("confluence destination accepted: %d", code)
+	}
+}
