@@ -42,7 +42,7 @@ func newAnthropic(cfg *Config, hc *http.Client) (Client, error) {
 // SDK's bedrock middleware rewrites the path to /model/{id}/invoke and signs with SigV4 (or
 // sends AWS_BEARER_TOKEN_BEDROCK).
 func newAnthropicBedrock(ctx context.Context, cfg *Config, hc *http.Client) (Client, error) {
-	awsCfg, err := loadAWS(ctx, cfg, AnthropicBedrock, hc)
+	awsCfg, err := loadAWS(ctx, cfg, AnthropicBedrock)
 	if err != nil {
 		return nil, err
 	}

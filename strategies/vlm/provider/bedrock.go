@@ -29,8 +29,10 @@ func bedrockEndpoint(cfg *Config) string {
 // loadAWS loads the AWS SDK's default configuration (environment, shared files, SSO, web
 // identity, instance roles) and checks up front that a region and credentials exist, so the
 // caller gets one clear error instead of one per page.
-func loadAWS(ctx context.Context, cfg *Config, provider string, hc *http.Client) (aws.Config, error) {
-	awsCfg, err := config.LoadDefaultConfig(ctx, config.WithHTTPClient(hc))
+func loadAWS(ctx context.Context, cfg *Config, provider string) (aws.Config, error) {
+	// The SDK's own client (with its CA-bundle handling) fetches credentials; hc carries the
+	// model requests.
+	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return aws.Config{}, fmt.Errorf("vlm provider %s: load AWS configuration: %w", provider, err)
 	}
@@ -58,7 +60,7 @@ type bedrockClient struct {
 // newBedrock uses the Bedrock Converse API, which serves every model family on Bedrock (Nova,
 // Claude, Llama) with one request shape.
 func newBedrock(ctx context.Context, cfg *Config, hc *http.Client) (Client, error) {
-	awsCfg, err := loadAWS(ctx, cfg, Bedrock, hc)
+	awsCfg, err := loadAWS(ctx, cfg, Bedrock)
 	if err != nil {
 		return nil, err
 	}
