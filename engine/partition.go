@@ -154,10 +154,15 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 		return nil, "", err
 	}
 	p, ok := LookupStrategy(name)
-	if !ok {
-		return nil, "", Errorf(KindBadRequest, "Invalid strategy: %s. Must be one of %s", name, pyList(Strategies()))
+	switch {
+	case ok:
+		return p, name, nil
+	case slices.Contains(builtinStrategies, name):
+		// A known strategy whose plugin is not installed (hi_res/ocr_only need the OCR plugin).
+		return nil, "", Errorf(KindBadRequest, "The %s strategy is not available in this installation (installed: %s); "+
+			"install its plugin (see plugins/README.md) or choose another strategy", name, strings.Join(Strategies(), ", "))
 	}
-	return p, name, nil
+	return nil, "", Errorf(KindBadRequest, "Invalid strategy: %s. Must be one of %s", name, pyList(Strategies()))
 }
 
 // resolveStrategy applies the reference's rules for "auto" and its fallbacks when a strategy is
