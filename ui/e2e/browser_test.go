@@ -108,6 +108,27 @@ func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// click clicks the first element matching a CSS selector with a real mouse event. A list the
+// page has just re-rendered can invalidate the node between lookup and click, so that case is
+// retried.
+func (b *tab) click(what, css string) {
+	b.t.Helper()
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+		err = chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(css)), chromedp.Click(chromedp.CSS(css)))
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "node") {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err != nil {
+		b.shot("failed-" + safe(what))
+		b.t.Fatalf("%s: click %s: %v\npage text:\n%s", what, css, err, b.text())
+	}
+}
+
 // eval evaluates a JS expression and decodes its result into T.
 func eval[T any](b *tab, expr string) T {
 	b.t.Helper()

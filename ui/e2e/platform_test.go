@@ -63,7 +63,7 @@ func TestPlatformFlow(t *testing.T) {
 	b.waitJS("source listed", `[...document.querySelectorAll("#cn-table tbody tr")].some(tr => tr.textContent.includes("azurite-docs"))`, 15*time.Second)
 
 	testConn := func() {
-		b.do("test connection", chromedp.Click(chromedp.CSS(`button[aria-label="Test connection of azurite-docs"]`)))
+		b.click("test connection", `button[aria-label="Test connection of azurite-docs"]`)
 		b.waitJS("connection result", `/success|failure/.test(document.querySelector("#cn-table .check-cell").textContent)`, 60*time.Second)
 		if got := eval[string](b, `document.querySelector("#cn-table .check-cell").textContent`); !strings.Contains(got, "success") {
 			t.Fatalf("connection check: %q", got)
@@ -73,7 +73,8 @@ func TestPlatformFlow(t *testing.T) {
 	b.checkLayout("sources")
 
 	// Edit: the stored secret is never shown, and saving without retyping it keeps it.
-	b.do("edit source", chromedp.Click(chromedp.CSS(`button[aria-label="Edit azurite-docs"]`)), chromedp.WaitVisible(chromedp.ID("cn-form")))
+	b.click("edit source", `button[aria-label="Edit azurite-docs"]`)
+	b.do("edit form", chromedp.WaitVisible(chromedp.ID("cn-form")))
 	if v := eval[string](b, `document.getElementById("cf-azure-connection_string").value`); v != "" {
 		t.Errorf("the connection string input holds %q after edit; secrets must not be shown", v)
 	}
@@ -112,9 +113,10 @@ func TestPlatformFlow(t *testing.T) {
 	b.checkA11y("workflows")
 	b.checkLayout("workflows")
 
-	b.do("run now", chromedp.Click(chromedp.CSS(`button[aria-label="Run azure-to-folder now"]`)))
+	b.click("run now", `button[aria-label="Run azure-to-folder now"]`)
 	b.waitJS("job link", `document.querySelector("#wf-table .run-note a") !== null`, 15*time.Second)
-	b.do("open job", chromedp.Click(chromedp.CSS("#wf-table .run-note a")), chromedp.WaitVisible(chromedp.ID("jb-detail")))
+	b.click("open job", "#wf-table .run-note a")
+	b.do("job details", chromedp.WaitVisible(chromedp.ID("jb-detail")))
 	b.shot("job-running")
 	b.waitJS("job finished", `/completed|failed|stopped/.test(document.querySelector("#jb-facts dd").textContent)`, 120*time.Second)
 
@@ -132,7 +134,7 @@ func TestPlatformFlow(t *testing.T) {
 	b.checkA11y("job details")
 	b.checkLayout("job-details")
 
-	b.do("download", chromedp.Click(chromedp.CSS("#jb-outputs li button")))
+	b.click("download", "#jb-outputs li button")
 	f := b.waitDownload(".json", 15*time.Second)
 	var els []map[string]any
 	if data, err := os.ReadFile(f); err != nil || json.Unmarshal(data, &els) != nil || len(els) == 0 {
