@@ -2,33 +2,18 @@ package docx
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path"
 
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/docx/opc"
 )
 
 // errInvalid is the reference's answer for bytes that are not a Word package.
-func errInvalid(err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid docx", Err: err}
-}
+func errInvalid(err error) error { return opc.InvalidError("docx", err) }
 
 // wrapPkgErr turns package-level failures (caps, corrupt streams) into typed errors.
-func wrapPkgErr(what string, err error) error {
-	var ee *engine.Error
-	switch {
-	case errors.As(err, &ee):
-		return err
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	case errors.Is(err, opc.ErrTooLarge), errors.Is(err, opc.ErrTooDeep):
-		return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("docx: %s: %v", what, err), Err: err}
-	}
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("docx: %s: %v", what, err), Err: err}
-}
+func wrapPkgErr(what string, err error) error { return opc.WrapError("docx", what, err) }
 
 // Load parses the DOCX package in r into a Document.
 func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
@@ -41,14 +26,9 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
 
 // LoadPackage parses an already opened package.
 func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
-	main := "word/document.xml"
-	if rels, err := pkg.Rels(""); err == nil {
-		if rel, ok := opc.RelByType(rels, "/officeDocument"); ok && pkg.Has(rel.Target) {
-			main = rel.Target
-		}
-	}
-	if !pkg.Has(main) {
-		return nil, errInvalid(fmt.Errorf("%w: %s", opc.ErrMissingPart, main))
+	main, err := opc.MainPart(pkg, "docx", "word/document.xml")
+	if err != nil {
+		return nil, err
 	}
 	rels, err := pkg.Rels(main)
 	if err != nil {

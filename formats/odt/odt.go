@@ -10,7 +10,6 @@ package odt
 import (
 	"context"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,9 +35,7 @@ func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *en
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
-func errInvalid(err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid odt", Err: err}
-}
+func errInvalid(err error) error { return opc.InvalidError("odt", err) }
 
 // Partition partitions the ODT bytes in r.
 func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
@@ -96,13 +93,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*docx.Document, error
 	return &docx.Document{Body: body, Styles: names, DefaultStyle: "Normal"}, nil
 }
 
-func wrapErr(err error) error {
-	var ee *engine.Error
-	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "odt: " + err.Error(), Err: err}
-}
+func wrapErr(err error) error { return opc.WrapError("odt", "", err) }
 
 // textStyle is the emphasis a named style gives, with its parent for inheritance.
 type textStyle struct {

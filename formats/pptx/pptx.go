@@ -8,8 +8,6 @@ package pptx
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -35,17 +33,9 @@ func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *en
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
-func errInvalid(err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid pptx", Err: err}
-}
+func errInvalid(err error) error { return opc.InvalidError("pptx", err) }
 
-func wrapErr(what string, err error) error {
-	var ee *engine.Error
-	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("pptx: %s: %v", what, err), Err: err}
-}
+func wrapErr(what string, err error) error { return opc.WrapError("pptx", what, err) }
 
 // Partition partitions the PPTX bytes in r.
 func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
@@ -57,14 +47,9 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		o := engine.DefaultOptions()
 		opts = &o
 	}
-	pres := "ppt/presentation.xml"
-	if rels, err := pkg.Rels(""); err == nil {
-		if rel, ok := opc.RelByType(rels, "/officeDocument"); ok && pkg.Has(rel.Target) {
-			pres = rel.Target
-		}
-	}
-	if !pkg.Has(pres) {
-		return errInvalid(fmt.Errorf("%w: %s", opc.ErrMissingPart, pres))
+	pres, err := opc.MainPart(pkg, "pptx", "ppt/presentation.xml")
+	if err != nil {
+		return err
 	}
 	slides, err := slideParts(pkg, pres)
 	if err != nil {

@@ -12,7 +12,6 @@ package xlsx
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -40,17 +39,9 @@ func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *en
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
-func errInvalid(err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid xlsx", Err: err}
-}
+func errInvalid(err error) error { return opc.InvalidError("xlsx", err) }
 
-func wrapErr(what string, err error) error {
-	var ee *engine.Error
-	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("xlsx: %s: %v", what, err), Err: err}
-}
+func wrapErr(what string, err error) error { return opc.WrapError("xlsx", what, err) }
 
 // Partition partitions the XLSX bytes in r.
 func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
@@ -62,14 +53,9 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		o := engine.DefaultOptions()
 		opts = &o
 	}
-	wbPart := "xl/workbook.xml"
-	if rels, err := pkg.Rels(""); err == nil {
-		if rel, ok := opc.RelByType(rels, "/officeDocument"); ok && pkg.Has(rel.Target) {
-			wbPart = rel.Target
-		}
-	}
-	if !pkg.Has(wbPart) {
-		return errInvalid(fmt.Errorf("%w: %s", opc.ErrMissingPart, wbPart))
+	wbPart, err := opc.MainPart(pkg, "xlsx", "xl/workbook.xml")
+	if err != nil {
+		return err
 	}
 	sheets, d1904, err := readWorkbook(pkg, wbPart)
 	if err != nil {
