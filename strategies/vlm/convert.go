@@ -72,7 +72,11 @@ func classOf(n *nethtml.Node) (t element.Type, container, list bool) {
 	return "", container, list
 }
 
-var fence = regexp.MustCompile("(?s)```[a-zA-Z]*\\s*\\n(.*?)```")
+var (
+	fence      = regexp.MustCompile("(?s)```[a-zA-Z]*\\s*\\n(.*?)```")
+	blankLines = regexp.MustCompile(`\n\s*\n`)
+	spaces     = regexp.MustCompile(`\s+`)
+)
 
 // cleanAnswer removes what models wrap around HTML despite being told not to: Markdown code
 // fences and prose before the first tag. An answer with no markup at all becomes paragraphs.
@@ -88,15 +92,77 @@ func cleanAnswer(s string) string {
 	s = strings.TrimSpace(s)
 	if !strings.Contains(s, "<") || !strings.Contains(s, ">") {
 		var b strings.Builder
-		for _, para := range regexp.MustCompile(`\n\s*\n`).Split(s, -1) {
+		for _, para := range blankLines.Split(s, -1) {
 			if para = strings.TrimSpace(para); para != "" {
 				b.WriteString("<p>" + stdhtml.EscapeString(para) + "</p>\n")
 			}
 		}
 		return b.String()
 	}
+	// A one-line preamble ("Here is the transcription:") before the markup is chatter.
+	if i := strings.IndexByte(s, '<'); i > 0 {
+		if pre := strings.TrimSpace(s[:i]); !strings.Contains(pre, "\n") && strings.HasSuffix(pre, ":") {
+			s = s[i:]
+		}
+	}
 	return s
 }
+
+// partitionPlain partitions an answer with the HTML partitioner alone.
+func partitionPlain(ctx context.Context, answer []byte, page int) ([]element.Element, error) {
+	var out []element.Element
+	err := html.PartitionUTF8(ctx, answer, func(e element.Element) error {
+		e.Metadata.PageNumber = element.Int(page)
+		e.Metadata.Coordinates = nil
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vlm: partition answer: %w", err)
+	}
+	return out, nil
+}
+
+// textOf returns the text under n; with alts, img alt texts count as text.
+func textOf(n *nethtml.Node, alts bool) string {
+	var b strings.Builder
+	stack := []*nethtml.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case c.Type == nethtml.TextNode:
+			b.WriteString(c.Data)
+		case c.Type == nethtml.ElementNode && c.DataAtom == atom.Img && alts:
+			for _, a := range c.Attr {
+				if a.Key == "alt" {
+					b.WriteString(" " + a.Val + " ")
+				}
+			}
+		case c.Type == nethtml.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style):
+			continue
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return b.String()
+}
+
+// figureText is an image block's description: its alt texts and any text inside it.
+func figureText(n *nethtml.Node) string {
+	if n.DataAtom == atom.Img {
+		for _, a := range n.Attr {
+			if a.Key == "alt" {
+				return collapse(a.Val)
+			}
+		}
+		return ""
+	}
+	return collapse(textOf(n, true))
+}
+
+func collapse(s string) string { return strings.TrimSpace(spaces.ReplaceAllString(s, " ")) }
 
 // segment is a run of top-level nodes partitioned together, with the type their class names.
 type segment struct {
@@ -108,9 +174,12 @@ type segment struct {
 // does the text work (whitespace, lists, tables with text_as_html, emphasis, links) and the
 // class attributes then decide the type where they name one.
 func pageElements(ctx context.Context, answer string, page int) ([]element.Element, error) {
-	root, err := nethtml.Parse(strings.NewReader(cleanAnswer(answer)))
+	cleaned := cleanAnswer(answer)
+	root, err := nethtml.Parse(strings.NewReader(cleaned))
 	if err != nil {
-		return nil, fmt.Errorf("vlm: parse answer: %w", err)
+		// Markup nested past the parser's limit: the HTML partitioner flattens it, at the
+		// cost of the class mapping.
+		return partitionPlain(ctx, []byte(cleaned), page)
 	}
 	body := findBody(root)
 	if body == nil {
@@ -164,6 +233,14 @@ func pageElements(ctx context.Context, answer string, page int) ([]element.Eleme
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if s.typ == element.Image {
+			// Models describe figures in alt text of an img without a source, which the
+			// HTML partitioner skips; the description is the element's text.
+			e := element.Element{Type: element.Image, Text: figureText(s.nodes[0])}
+			e.Metadata.PageNumber = element.Int(page)
+			out = append(out, e)
+			continue
+		}
 		var buf bytes.Buffer
 		buf.WriteString("<html><body>")
 		for _, n := range s.nodes {
@@ -180,9 +257,12 @@ func pageElements(ctx context.Context, answer string, page int) ([]element.Eleme
 		if err != nil {
 			return nil, fmt.Errorf("vlm: partition answer: %w", err)
 		}
-		if len(got) == 0 && s.typ == element.Image {
-			// A figure the model marked without describing it still is a figure.
-			got = append(got, element.Element{Type: element.Image})
+		if len(got) == 0 && s.typ != "" {
+			// The reference's HTML rules drop some short texts (a bare page number); a block
+			// the model classified is kept.
+			if text := collapse(textOf(s.nodes[0], false)); text != "" {
+				got = append(got, element.Element{Type: s.typ, Text: text})
+			}
 		}
 		for i := range got {
 			retype(&got[i], s.typ)
@@ -220,7 +300,8 @@ func retype(e *element.Element, typ element.Type) {
 }
 
 // renameDropped turns tags the HTML partitioner drops (the reference removes figure) into ones
-// it reads, so a model's <figure> or <figcaption> keeps its content.
+// it reads, so a model's <figure> or <figcaption> keeps its content, and marks images without
+// a source (a model's figure descriptions) as Image blocks.
 func renameDropped(root *nethtml.Node) {
 	stack := []*nethtml.Node{root}
 	for len(stack) > 0 {
@@ -232,12 +313,25 @@ func renameDropped(root *nethtml.Node) {
 				n.DataAtom, n.Data = atom.Div, "div"
 			case atom.Figcaption:
 				n.DataAtom, n.Data = atom.P, "p"
+			case atom.Img:
+				if t, _, _ := classOf(n); t == "" && !hasAttr(n, "src") && !hasAttr(n, "data-src") {
+					n.Attr = append(n.Attr, nethtml.Attribute{Key: "class", Val: "Image"})
+				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			stack = append(stack, c)
 		}
 	}
+}
+
+func hasAttr(n *nethtml.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" && strings.TrimSpace(a.Val) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // classedAncestors returns the nodes that contain a classified descendant: wrappers to open
