@@ -132,11 +132,13 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 	river.AddWorker(workers, river.WorkFunc(r.workFile))
 	river.AddWorker(workers, river.WorkFunc(r.workCheck))
 	rc := &river.Config{
-		ID:                          cfg.WorkerID,
-		Logger:                      cfg.Logger.WithGroup("river"),
-		Workers:                     workers,
-		FetchPollInterval:           cfg.PollInterval,
-		FetchCooldown:               min(100*time.Millisecond, cfg.PollInterval),
+		ID:                cfg.WorkerID,
+		Logger:            cfg.Logger.WithGroup("river"),
+		Workers:           workers,
+		FetchPollInterval: cfg.PollInterval,
+		// River fetches at most once per cooldown, up to the free worker slots; its 100 ms
+		// default caps a 4-slot worker at 40 files a second.
+		FetchCooldown:               min(20*time.Millisecond, cfg.PollInterval),
 		JobTimeout:                  cfg.FileTimeout,
 		RescueStuckJobsAfter:        cfg.FileTimeout + time.Hour,
 		MaxAttempts:                 10,

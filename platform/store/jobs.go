@@ -364,6 +364,15 @@ func (s *Store) MaybeFinishJob(ctx context.Context, jobID string, at time.Time) 
 	if j.Status != JobInProgress || !j.ListingDone {
 		return j.Status, nil
 	}
+	// Cheap index probe first: counting every file after every file would be quadratic.
+	var one int
+	err = s.queryRow(ctx, `SELECT 1 FROM job_files WHERE job_id = ? AND state IN (?, ?) LIMIT 1`, jobID, FilePending, FileInProgress).Scan(&one)
+	if err == nil {
+		return j.Status, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("store: finish job: %w", err)
+	}
 	c, err := s.FileCounts(ctx, jobID)
 	if err != nil {
 		return "", err
