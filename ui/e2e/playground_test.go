@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/jpeg"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/all"
 	"github.com/quarrydocs/quarry/server"
 	_ "github.com/quarrydocs/quarry/strategies/fast"
@@ -98,7 +104,7 @@ func TestPlaygroundPDF(t *testing.T) {
 	b.checkLayout("playground-results")
 }
 
-func TestPlaygroundImageAndErrors(t *testing.T) {
+func TestPlaygroundImageErrorsKeyboard(t *testing.T) {
 	b := newTab(t, partitionServer(t))
 	b.open("/ui/")
 	b.login()
@@ -118,16 +124,50 @@ func TestPlaygroundImageAndErrors(t *testing.T) {
 		t.Errorf("unsupported file message = %q", msg)
 	}
 
+	// Images: the test server's hi_res strategy (below) stands in for OCR, which needs
+	// Tesseract; the UI shows the uploaded image itself with the boxes over it.
 	img, _ := filepath.Abs("../../testdata/reference/docs/layout-parser-paper-with-table.jpg")
-	b.do("upload image", chromedp.SetUploadFiles(chromedp.ID("pg-file"), []string{img}), setValue("pg-strategy", "auto"), chromedp.Click(chromedp.ID("pg-submit")))
-	b.waitJS("image result", `!document.getElementById("pg-results").hidden || document.getElementById("pg-form-error").textContent.length > 0`, 120*time.Second)
-	if errText := eval[string](b, `document.getElementById("pg-form-error").textContent`); errText != "" {
-		// Images need an OCR strategy; without Tesseract the API says so and the UI shows it.
-		t.Logf("image partition not available here: %s", errText)
-		b.shot("playground-image-error")
-		return
+	b.do("upload image", chromedp.SetUploadFiles(chromedp.ID("pg-file"), []string{img}), setValue("pg-strategy", "hi_res"), chromedp.Click(chromedp.ID("pg-submit")))
+	b.waitJS("image with boxes", `!document.getElementById("pg-results").hidden && document.getElementById("pg-page-img").naturalWidth > 0 &&
+	  document.querySelectorAll("#pg-boxes rect").length === 2`, 30*time.Second)
+	// The second box covers the right half of the image: check it lands there on screen.
+	ok := eval[bool](b, `(() => {
+	  const i = document.getElementById("pg-page-img").getBoundingClientRect();
+	  const r = document.querySelectorAll("#pg-boxes rect")[1].getBoundingClientRect();
+	  return Math.abs(r.left - (i.left + i.width / 2)) < 2 && Math.abs(r.right - i.right) < 2 && Math.abs(r.top - i.top) < 2 && Math.abs(r.bottom - i.bottom) < 2;
+	})()`)
+	if !ok {
+		t.Error("the image box is not drawn where its PixelSpace coordinates say")
 	}
-	b.waitJS("image shown", `document.getElementById("pg-page-img").naturalWidth > 0`, 10*time.Second)
 	b.shot("playground-image")
 	b.checkLayout("playground-image")
+}
+
+// fakeOCR is a hi_res strategy for the test server: for an image it emits a Title over the
+// left half and a NarrativeText over the right half, in pixel coordinates.
+func init() {
+	engine.RegisterStrategy("hi_res", engine.PartitionFunc(func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+		cfg, _, err := image.DecodeConfig(doc.Reader())
+		if err != nil {
+			return fmt.Errorf("fake hi_res: %w", err)
+		}
+		w, h := float64(cfg.Width), float64(cfg.Height)
+		one := 1
+		for _, e := range []struct {
+			typ  element.Type
+			x0   float64
+			text string
+		}{{element.Title, 0, "Left half"}, {element.NarrativeText, w / 2, "Right half of the page, as one paragraph."}} {
+			el := element.Element{Type: e.typ, Text: e.text}
+			el.Metadata.PageNumber = &one
+			el.Metadata.Coordinates = &element.Coordinates{
+				Points: []element.Point{{e.x0, 0}, {e.x0, h}, {e.x0 + w/2, h}, {e.x0 + w/2, 0}},
+				System: "PixelSpace", LayoutWidth: w, LayoutHeight: h,
+			}
+			if err := emit(el); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 }
