@@ -328,3 +328,19 @@ func (d *Destination) Check(ctx context.Context) error {
 	f.Close()
 	return os.Remove(name)
 }
+
+// Defaults returns config with the keys the API echoes back filled in: recursive true and glob
+// null when unset.
+func Defaults(config map[string]any) map[string]any {
+	out := make(map[string]any, len(config)+2)
+	for k, v := range config {
+		out[k] = v
+	}
+	if v, ok := out["recursive"]; !ok || v == nil {
+		out["recursive"] = true
+	}
+	if _, ok := out["glob"]; !ok {
+		out["glob"] = nil
+	}
+	return out
+}

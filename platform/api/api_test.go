@@ -395,7 +395,8 @@ func TestCloudConnectorConfigs(t *testing.T) {
 	m := c.must(200, "POST", "/api/v1/sources", map[string]any{"name": "az", "type": "azure",
 		"config": map[string]any{"remote_url": "az://container/prefix", "account_name": "acct", "account_key": "c2VjcmV0"}})
 	cfg := m["config"].(map[string]any)
-	if cfg["account_key"] != "**********" || cfg["sas_token"] != nil || cfg["connection_string"] != nil || cfg["account_name"] != "acct" {
+	if cfg["account_key"] != "**********" || cfg["sas_token"] != nil || cfg["connection_string"] != nil || cfg["account_name"] != "acct" ||
+		cfg["recursive"] != true {
 		t.Fatalf("azure config = %v", cfg)
 	}
 	m = c.must(200, "POST", "/api/v1/destinations", map[string]any{"name": "az", "type": "azure",
@@ -405,7 +406,8 @@ func TestCloudConnectorConfigs(t *testing.T) {
 	}
 	m = c.must(200, "POST", "/api/v1/sources", map[string]any{"name": "wiki", "type": "confluence",
 		"config": map[string]any{"url": "https://x.atlassian.net", "username": "u", "api_token": "t", "cloud": true}})
-	if cfg := m["config"].(map[string]any); cfg["api_token"] != "**********" || cfg["password"] != nil || cfg["token"] != nil {
+	if cfg := m["config"].(map[string]any); cfg["api_token"] != "**********" || cfg["password"] != nil || cfg["token"] != nil ||
+		cfg["max_num_of_spaces"] != 500.0 || cfg["max_num_of_docs_from_each_space"] != 150.0 || cfg["extract_images"] != false {
 		t.Fatalf("confluence config = %v", cfg)
 	}
 	// Confluence is a source only.

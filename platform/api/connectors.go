@@ -78,7 +78,7 @@ func (c connectorRoutes) info(con *store.Connector) ConnectorInfo {
 	if k, ok := connectors.Lookup(con.Type); ok {
 		secrets = k.Secrets
 	}
-	return ConnectorInfo{ID: con.ID, Name: con.Name, Type: con.Type, Config: secret.MaskConfig(con.Config, secrets),
+	return ConnectorInfo{ID: con.ID, Name: con.Name, Type: con.Type, Config: secret.MaskConfig(withDefaults(con.Type, con.Config), secrets),
 		CreatedAt: fmtTime(con.CreatedAt), UpdatedAt: fmtTimePtr(con.UpdatedAt)}
 }
 
