@@ -121,6 +121,7 @@
 
   async function showPage(n) {
     state.page = n;
+    document.querySelector(".pager").hidden = state.kind !== "pdf";
     $("pg-prev").disabled = n <= state.first;
     $("pg-next").disabled = n >= state.pages;
     $("pg-page-label").textContent = "Page " + n + " of " + state.pages;
