@@ -39,7 +39,8 @@
 
   function row(job) {
     return Q.el("tr", { "data-id": job.id, "data-status": job.status },
-      Q.el("td", {}, Q.el("strong", {}, job.workflow_name || "—"), Q.el("span", { class: "sub" }, job.job_type || "")),
+      Q.el("td", {}, Q.el("a", { href: "#" + job.id, onclick: (ev) => { ev.preventDefault(); openDetail(job.id, true); } },
+        Q.el("strong", {}, job.workflow_name || "—")), Q.el("span", { class: "sub" }, job.job_type || "")),
       Q.el("td", {}, Q.badge(job.status)),
       Q.el("td", {}, progressCell(job)),
       Q.el("td", {}, Q.fmtTime(job.created_at)),
