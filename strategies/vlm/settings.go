@@ -87,7 +87,25 @@ func defaultMaxTokens(model string) int {
 	return 16000
 }
 
-func parseSettings(opts *engine.Options, prov, model string) (settings, error) {
+// knobs reads the request knobs: Options.Extra first, else the environment variable of the
+// same name in upper case with a QUARRY_ prefix (QUARRY_VLM_DRY_RUN…), which is how the CLI
+// and a whole server are configured.
+func knobs(opts *engine.Options, getenv func(string) string) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{ExtraDryRun, ExtraFallback, ExtraDPI, ExtraConcurrency, ExtraMaxRetries, ExtraMaxTokens} {
+		if v, ok := opts.Extra[k]; ok {
+			out[k] = v
+		} else if v := getenv("QUARRY_" + strings.ToUpper(k)); v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func parseSettings(opts *engine.Options, prov, model string, getenv func(string) string) (settings, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	s := settings{
 		fallback:   "fail",
 		dpi:        200,
@@ -97,15 +115,15 @@ func parseSettings(opts *engine.Options, prov, model string) (settings, error) {
 		backoff:    time.Second,
 		maxBackoff: time.Minute,
 	}
-	s.concurrency = providerConcurrency(prov, os.Getenv)
-	if v := strings.TrimSpace(os.Getenv(EnvTimeout)); v != "" {
+	s.concurrency = providerConcurrency(prov, getenv)
+	if v := strings.TrimSpace(getenv(EnvTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return s, engine.Errorf(engine.KindInternal, "vlm: %s=%q is not a duration", EnvTimeout, v)
 		}
 		s.timeout = d
 	}
-	x := opts.Extra
+	x := knobs(opts, getenv)
 	if v, ok := x[ExtraDryRun]; ok {
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {

@@ -99,7 +99,7 @@ func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engi
 	if err != nil {
 		return nil, err
 	}
-	set, err := parseSettings(opts, prov, model)
+	set, err := parseSettings(opts, prov, model, s.cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -186,12 +186,29 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 	}()
 	limit := s.limit(j.prov)
 	workers := min(j.set.concurrency, j.pages)
+	// The first page to fail stops the others at once; its error, not their cancellation, is
+	// what the caller gets.
+	var failMu sync.Mutex
+	var failed error
+	firstFailure := func() error {
+		failMu.Lock()
+		defer failMu.Unlock()
+		return failed
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
 				r := results[i]
 				r.elems, r.err = s.page(ctx, j, client, limit, pdfPath, i+1, opts, log)
+				if r.err != nil && ctx.Err() == nil {
+					failMu.Lock()
+					if failed == nil {
+						failed = r.err
+					}
+					failMu.Unlock()
+					cancel()
+				}
 				close(r.done)
 			}
 		})
@@ -203,9 +220,15 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 		select {
 		case <-r.done:
 		case <-ctx.Done():
+			if err := firstFailure(); err != nil {
+				return err
+			}
 			return ctx.Err()
 		}
 		if r.err != nil {
+			if err := firstFailure(); err != nil {
+				return err
+			}
 			return r.err
 		}
 		for _, e := range r.elems {
