@@ -85,6 +85,20 @@ if [ -z "$CORPUS" ]; then
   exit 0
 fi
 H=(hyperfine --warmup 1 --style basic)
+# Plugins found at start-up are launched by every quarry process (to ask what they serve), so
+# only the OCR section sees the OCR plugin; the others run with an empty plugin directory.
+mkdir -p "$TMP/noplugins" "$TMP/plugins"
+export QUARRY_PLUGIN_DIR=$TMP/noplugins
+# CPU seconds and peak memory of a whole process tree: quarry's plugin processes are never
+# waited for, so hyperfine's user/sys and /usr/bin/time miss them (peers/treepeak.py).
+TREE="$PY bench/peers/treepeak.py"
+cpu_pass() { # out.tsv label runs cmd… : append "label<TAB>cpu_s<TAB>max_rss_kb<TAB>sum_rss_kb<TAB>wall_s" per run
+  local out=$1 label=$2 runs=$3 line; shift 3
+  for ((i = 0; i < runs; i++)); do
+    line=$($TREE --interval 0.01 "$@" 2>/dev/null) || { echo "   $label failed"; return; }
+    printf '%s\t%s\n' "$label" "$(sed -E 's/max_rss_kb=([0-9]+) sum_rss_kb=([0-9]+) cpu_s=([0-9.]+) wall_s=([0-9.]+).*/\3\t\1\t\2\t\4/' <<<"$line")" >>"$out"
+  done
+}
 
 # --- PDF files, largest page count first ---------------------------------------------------------
 PDFS=()
@@ -106,6 +120,14 @@ if want pdf; then
     GOMAXPROCS=1 "${H[@]}" -N --runs $RUNS --export-json "$OUT/pdf1c.json" -L f "$(join "${PDFS[@]}")" \
       "pdftotext {f} /dev/null" "pdftotext -bbox-layout {f} /dev/null" \
       "$Q partition --strategy=fast {f}" >"$OUT/pdf1c.log"
+    echo "   CPU time per file (process trees, 3 runs each)"
+    : >"$OUT/cpu.tsv"
+    for f in "${PDFS[@]}"; do
+      b=$(basename "$f")
+      GOMAXPROCS=1 cpu_pass "$OUT/cpu.tsv" "quarry $b" 3 "$Q" partition --strategy=fast "$f"
+      cpu_pass "$OUT/cpu.tsv" "pdftotext $b" 3 pdftotext "$f" /dev/null
+      cpu_pass "$OUT/cpu.tsv" "bbox $b" 3 pdftotext -bbox-layout "$f" /dev/null
+    done
   fi
 fi
 
@@ -140,34 +162,25 @@ fi
 # 4. Peak memory on the 400-page file and over all files in one process.
 if want rss; then
   BIG=$CORPUS/pdf/pdf2image-memory-error-test-400p.pdf
-  if [ ! -f "$BIG" ] || [ ! -x /usr/bin/time ]; then skip "rss: 400-page file or /usr/bin/time missing"; else
+  if [ ! -f "$BIG" ]; then skip "rss: 400-page file missing"; else
     echo "== 4. peak RSS"
     : >"$OUT/rss.tsv"
-    rss() { # label command…
-      local label=$1; shift
-      if /usr/bin/time -v -o "$TMP/time.txt" "$@" >/dev/null 2>"$TMP/rss.err"; then
-        printf '%s\t%s\t%s\n' "$label" "$(awk -F': ' '/Maximum resident/{print $2}' "$TMP/time.txt")" \
-          "$(awk -F': ' '/Elapsed/{split($2,t,":"); print (length(t)==3 ? t[1]*3600+t[2]*60+t[3] : t[1]*60+t[2])}' "$TMP/time.txt")" >>"$OUT/rss.tsv"
-      else
-        echo "   $label failed: $(tail -1 "$TMP/rss.err")"
-      fi
-    }
-    rss "quarry fast 400p" "$Q" partition --strategy=fast "$BIG"
-    rss "quarry fast all ${#PDFS[@]} files, one process" "$Q" partition --strategy=fast "${PDFS[@]}"
-    have pdftotext && rss "pdftotext 400p" pdftotext "$BIG" /dev/null
-    have pdftotext && rss "pdftotext-bbox 400p" pdftotext -bbox-layout "$BIG" /dev/null
-    $PY -c 'import pdfminer' 2>/dev/null && rss "pdfminer 400p" $PY bench/peers/pdfminer_fast.py "$BIG"
+    cpu_pass "$OUT/rss.tsv" "quarry fast 400p" 1 "$Q" partition --strategy=fast "$BIG"
+    cpu_pass "$OUT/rss.tsv" "quarry fast all ${#PDFS[@]} files, one process" 1 "$Q" partition --strategy=fast "${PDFS[@]}"
+    have pdftotext && cpu_pass "$OUT/rss.tsv" "pdftotext 400p" 1 pdftotext "$BIG" /dev/null
+    have pdftotext && cpu_pass "$OUT/rss.tsv" "pdftotext-bbox 400p" 1 pdftotext -bbox-layout "$BIG" /dev/null
+    $PY -c 'import pdfminer' 2>/dev/null && cpu_pass "$OUT/rss.tsv" "pdfminer 400p" 1 $PY bench/peers/pdfminer_fast.py "$BIG"
   fi
 fi
 
 # 5. OCR: the same images through tesseract and through Quarry's OCR plugin.
 if want ocr; then
-  OCRPLUG=$BIN/quarry-plugin-ocr
+  OCRPLUG=$TMP/plugins/quarry-plugin-ocr
   if [ ! -d strategies/ocr ] || [ ! -d cmd/quarry-plugin-ocr ]; then skip "ocr: no OCR plugin in this tree"
   elif ! have tesseract || ! have pdftoppm || [ ! -d "$CORPUS/scan" ]; then skip "ocr: tesseract, pdftoppm or scan corpus missing"
   elif ! go build -o "$OCRPLUG" ./cmd/quarry-plugin-ocr 2>"$OUT/ocr-build.log" || ! "$Q" plugin checksum "$OCRPLUG" >/dev/null; then
     skip "ocr: the OCR plugin does not build (cgo, libtesseract-dev; see $OUT/ocr-build.log)"
-  elif ! "$Q" partition --strategy="$OCR_STRATEGY" "$CORPUS/scan/typewriter.png" >/dev/null 2>"$OUT/ocr-probe.err"; then
+  elif ! QUARRY_PLUGIN_DIR=$TMP/plugins "$Q" partition --strategy="$OCR_STRATEGY" "$CORPUS/scan/typewriter.png" >/dev/null 2>"$OUT/ocr-probe.err"; then
     skip "ocr: quarry --strategy=$OCR_STRATEGY fails: $(tail -1 "$OUT/ocr-probe.err")"
   else
     echo "== 5. OCR ($OCR_STRATEGY, $OCR_DPI DPI)"
@@ -180,7 +193,7 @@ if want ocr; then
       IMGS+=("$S/$b.png")
       SCANS+=("$(basename "$f")")
     done
-    export OMP_THREAD_LIMIT=1 QUARRY_OCR_DPI=$OCR_DPI
+    export OMP_THREAD_LIMIT=1 QUARRY_OCR_DPI=$OCR_DPI QUARRY_PLUGIN_DIR=$TMP/plugins
     "${H[@]}" -N --runs $OCR_RUNS --export-json "$OUT/ocr-img.json" -L img "$(join "${IMGS[@]}")" \
       "tesseract {img} $TMP/tess -c hocr_char_boxes=1 hocr" \
       "$Q partition --strategy=$OCR_STRATEGY {img}" >"$OUT/ocr-img.log" 2>&1
@@ -192,11 +205,18 @@ if want ocr; then
       "$Q partition --strategy=$OCR_STRATEGY $CORPUS/scan/{f} >/dev/null" >"$OUT/ocr-e2e.log" 2>&1
     if [ -f "$CORPUS/scan/linn.txt" ]; then
       "$Q" partition --strategy="$OCR_STRATEGY" "$CORPUS/scan/linn.pdf" >"$OUT/linn.json"
-      $PY bench/peers/report.py wordacc "$OUT/linn.json" "$CORPUS/scan/linn.txt" >"$OUT/linn.wordacc"
+      acc=$($PY bench/peers/report.py wordacc "$OUT/linn.json" "$CORPUS/scan/linn.txt")
       tesseract "$S/linn.png" "$TMP/linn-tess" 2>/dev/null &&
-        echo "tesseract alone: $($PY bench/peers/report.py wordacc "$TMP/linn-tess.txt" "$CORPUS/scan/linn.txt")" >>"$OUT/linn.wordacc"
+        acc="$acc (tesseract alone $($PY bench/peers/report.py wordacc "$TMP/linn-tess.txt" "$CORPUS/scan/linn.txt"))"
+      echo "$acc" >"$OUT/linn.wordacc"
     fi
+    : >"$OUT/ocr-cpu.tsv"
+    for img in "${IMGS[@]}"; do
+      cpu_pass "$OUT/ocr-cpu.tsv" "quarry $(basename "$img")" 1 "$Q" partition --strategy="$OCR_STRATEGY" "$img"
+      cpu_pass "$OUT/ocr-cpu.tsv" "tesseract $(basename "$img")" 1 tesseract "$img" "$TMP/tess" -c hocr_char_boxes=1 hocr
+    done
     unset OMP_THREAD_LIMIT
+    export QUARRY_PLUGIN_DIR=$TMP/noplugins
   fi
 fi
 
@@ -205,15 +225,15 @@ fi
 if want office; then
   if [ ! -d "$CORPUS/office" ]; then skip "office: corpus missing"; else
     echo "== 6. office"
-    LO=(soffice "-env:UserInstallation=file://$TMP/lo-profile" --headless --outdir "$TMP/lo")
+    LO=(soffice "-env:UserInstallation=file://$TMP/lo-profile" --headless)
     for f in "$CORPUS"/office/*; do
       b=$(basename "$f")
       peer=() runs=$OFFICE_RUNS
       case "$b" in
         *.docx) have pandoc && peer=("pandoc -f docx -t plain $f -o /dev/null") ;;
         *.html) have pandoc && peer=("pandoc -f html -t plain $f -o /dev/null") ;;
-        *.xlsx) have soffice && peer=("${LO[*]} --convert-to csv $f") && runs=3 ;;
-        *.pptx) have soffice && peer=("${LO[*]} --convert-to html $f") && runs=3 ;;
+        *.xlsx) have soffice && peer=("${LO[*]} --convert-to csv --outdir $TMP/lo $f") && runs=3 ;;
+        *.pptx) have soffice && peer=("${LO[*]} --convert-to html --outdir $TMP/lo $f") && runs=3 ;;
         *.eml) peer=("$PY bench/peers/eml_text.py $f") ;;
       esac
       "${H[@]}" -N --runs $runs --export-json "$OUT/office-$b.json" \
@@ -223,4 +243,4 @@ if want office; then
 fi
 
 echo
-{ cat "$OUT/header.txt"; $PY bench/peers/report.py "$OUT"; [ -f "$OUT/linn.wordacc" ] && sed 's/^/linn word accuracy: /' "$OUT/linn.wordacc"; } | tee "$OUT/report.txt"
+{ cat "$OUT/header.txt"; $PY bench/peers/report.py "$OUT"; } | tee "$OUT/report.txt"

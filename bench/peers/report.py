@@ -22,8 +22,12 @@ def load(out, name):
     path = os.path.join(out, name)
     if not os.path.exists(path):
         return None
-    with open(path) as fp:
-        return json.load(fp)["results"]
+    try:
+        with open(path) as fp:
+            return json.load(fp)["results"]
+    except (ValueError, KeyError):
+        print(f"({name}: unreadable or incomplete, skipped)")
+        return None
 
 
 def tool(cmd):
@@ -73,6 +77,28 @@ def read_pages(out):
     return pages
 
 
+def read_tree(out, name):
+    """{label: [(cpu_s, max_rss_kb, sum_rss_kb, wall_s), …]} from a treepeak pass (run.sh cpu_pass)."""
+    rows = {}
+    path = os.path.join(out, name)
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.rstrip("\n").split("\t")
+            if len(f) == 5:
+                rows.setdefault(f[0], []).append((float(f[1]), int(f[2]), int(f[3]), float(f[4])))
+    return rows
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if xs else float("nan")
+
+
+def tree_cpu(rows, label):
+    return median([r[0] for r in rows.get(label, [])])
+
+
 def section_pdf(out, summary):
     res = load(out, "pdf1c.json")
     if not res:
@@ -80,8 +106,10 @@ def section_pdf(out, summary):
     pages = read_pages(out)
     table = by_file(res, "f")
     miner = by_file(load(out, "pdfminer.json"), "f")
+    tcpu = read_tree(out, "cpu.tsv")
     print("\n## 1-2. PDF fast, one core (GOMAXPROCS=1), per file: pages/s from the median wall time")
-    print("   (* = noisy: (max-min)/median > 20%); ratios: quarry speed ÷ peer speed; cpu = by user+sys")
+    print("   (* = noisy: (max-min)/median > 20%); ratios: quarry speed ÷ peer speed; cpu = by user+sys of")
+    print("   the whole process tree, median of 3 runs (peers/treepeak.py; quarry's plugin processes included)")
     hdr = f"{'file':38} {'pages':>5} {'quarry':>8} {'pdftotext':>9} {'bbox':>7} {'q/ptt':>6} {'q/ptt cpu':>9} {'q/bbox':>6} {'pdfminer':>8} {'pm-time/q':>9}"
     print(hdr)
     ratios, ratios_cpu, ratios_bbox, miner_ratios, miner_ratios_cpu = [], [], [], [], []
@@ -98,10 +126,11 @@ def section_pdf(out, summary):
         for k in sums:
             if k in t:
                 sums[k] += t[k]["median"]
-        cpus["quarry"] += cpu(q)
-        cpus["pdftotext"] += cpu(p)
+        qc, pc = tree_cpu(tcpu, "quarry " + f), tree_cpu(tcpu, "pdftotext " + f)
+        cpus["quarry"] += qc
+        cpus["pdftotext"] += pc
         r = p["median"] / q["median"]
-        rc = cpu(p) / cpu(q) if cpu(q) > 0 else float("nan")
+        rc = pc / qc if qc > 0 else float("nan")
         ratios.append(r)
         ratios_cpu.append(rc)
         rb = b["median"] / q["median"] if b else float("nan")
@@ -112,8 +141,8 @@ def section_pdf(out, summary):
         if m:
             mr_v = m["median"] / q["median"]
             miner_ratios.append(mr_v)
-            if cpu(q) > 0:
-                miner_ratios_cpu.append(cpu(m) / cpu(q))
+            if qc > 0:
+                miner_ratios_cpu.append(cpu(m) / qc)
             msum += m["median"]
             mpages += n
             mq += q["median"]
@@ -153,8 +182,9 @@ def section_p2(out, summary):
     print("\n## 3. Two cores: all files, one process at a time vs two at once (xargs -P2)")
     print(f"{'command':28} {'wall s':>7} {'(min)':>7} {'pages/s':>8} {'pages/CPU-s':>11}")
     for name, r in named.items():
-        print(f"{name:28} {r['median']:7.2f} {r['min']:7.2f}{flag(r)}{pages / r['median']:8.0f} "
-              f"{pages / cpu(r):11.0f}")
+        # hyperfine's user/sys miss quarry's plugin processes (never waited for), so no CPU figure
+        per_cpu = "n/a" if name.startswith("quarry") else f"{pages / cpu(r):.0f}"
+        print(f"{name:28} {r['median']:7.2f} {r['min']:7.2f}{flag(r)}{pages / r['median']:8.0f} {per_cpu:>11}")
     parts = []
     for t in ("quarry", "pdftotext"):
         s, p = named.get(t + "-serial"), named.get(t + "-xargsP2")
@@ -170,18 +200,19 @@ def section_p2(out, summary):
 
 
 def section_rss(out, summary):
-    path = os.path.join(out, "rss.tsv")
-    if not os.path.exists(path):
+    rows = read_tree(out, "rss.tsv")
+    if not rows:
         return
-    print("\n## 4. Peak RSS (/usr/bin/time -v, Maximum resident set size of the largest process)")
-    rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
-    for label, kb, secs in rows:
-        print(f"{label:48} {int(kb) / 1024:7.1f} MB {float(secs):7.2f} s")
-    q = [int(kb) for label, kb, _ in rows if label.startswith("quarry") and "400p" in label]
-    others = "; ".join(f"{label.split()[0]} {int(kb) / 1024:.1f} MB" for label, kb, _ in rows
+    print("\n## 4. Peak memory (whole process tree, polled from /proc: largest single process, and sum)")
+    for label, runs in rows.items():
+        c, mx, sm, wall = runs[0]
+        print(f"{label:48} {mx / 1024:7.1f} MB  (sum {sm / 1024:6.1f} MB)  {c:6.2f} CPU-s {wall:7.2f} s")
+    q = [runs[0] for label, runs in rows.items() if label.startswith("quarry") and "400p" in label]
+    others = "; ".join(f"{label.split()[0]} {runs[0][1] / 1024:.1f} MB" for label, runs in rows.items()
                        if "400p" in label and not label.startswith("quarry"))
     if q:
-        summary.append(f"memory 400p  quarry {q[0] / 1024:.1f} MB (goal <100 MB) | {others}")
+        summary.append(f"memory 400p  quarry {q[0][1] / 1024:.1f} MB largest process, {q[0][2] / 1024:.1f} MB "
+                       f"all processes (goal <100 MB) | {others}")
 
 
 def section_ocr(out, summary):
@@ -189,13 +220,15 @@ def section_ocr(out, summary):
     if not img:
         return
     print("\n## 5. OCR, one image at a time: tesseract (OMP_THREAD_LIMIT=1, hOCR + char boxes) vs quarry ocr_only")
-    print(f"{'image':34} {'tesseract s':>11} {'quarry s':>9} {'ratio':>6} {'ratio cpu':>9}")
+    print(f"{'image':34} {'tesseract s':>11} {'quarry s':>9} {'ratio':>6} {'ratio cpu':>9}  (cpu: one run, whole process tree)")
     rs, rcs, tsum, qsum = [], [], 0.0, 0.0
+    tcpu = read_tree(out, "ocr-cpu.tsv")
     for f, t in sorted(img.items()):
         if "tesseract" not in t or "quarry" not in t:
             continue
         p, q = t["tesseract"], t["quarry"]
-        r, rc = p["median"] / q["median"], cpu(p) / cpu(q)
+        qc, pc = tree_cpu(tcpu, "quarry " + f), tree_cpu(tcpu, "tesseract " + f)
+        r, rc = p["median"] / q["median"], (pc / qc if qc > 0 else float("nan"))
         rs.append(r)
         rcs.append(rc)
         tsum += p["median"]
