@@ -4,4 +4,5 @@ package all
 
 import (
 	_ "github.com/quarrydocs/quarry/strategies/fast" // fast: the PDF text layer
+	_ "github.com/quarrydocs/quarry/strategies/vlm"  // vlm: vision-language models over provider APIs
 )
