@@ -23,8 +23,10 @@ check:
 	$(GO) vet ./...
 	staticcheck ./...
 
+# The platform store and job tests also run against a throwaway PostgreSQL cluster.
 unit:
-	$(GO) test -count=1 -timeout 30m ./...
+	QUARRY_TEST_POSTGRES="$$(scripts/postgres.sh start)"; export QUARRY_TEST_POSTGRES; \
+	$(GO) test -count=1 -timeout 30m ./...; rc=$$?; scripts/postgres.sh stop; exit $$rc
 
 test: deps check unit
 
