@@ -12,6 +12,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -114,11 +115,52 @@ func sendable(mime string) bool {
 
 // prepareImage turns an uploaded image into one the provider accepts: sent as it is when its
 // type and size allow, else decoded, downscaled and re-encoded.
-func prepareImage(data []byte, mime string, lim imageLimits) (provider.Image, error) {
+func prepareImage(ctx context.Context, data []byte, mime string, lim imageLimits) (provider.Image, error) {
 	if mime == "image/heic" {
-		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: HEIC images cannot be decoded here; convert the image to JPEG or PNG")
+		png, err := heicToPNG(ctx, data)
+		if err != nil {
+			return provider.Image{}, err
+		}
+		data, mime = png, "image/png"
 	}
 	return fit(provider.Image{Data: data, MIME: mime}, lim)
+}
+
+// heicToPNG decodes HEIC (an HEVC still image, which no provider takes and Go cannot decode)
+// with libheif's heif-convert in a subprocess.
+func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "quarry-vlm-heic-")
+	if err != nil {
+		return nil, fmt.Errorf("vlm: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "page.heic"), filepath.Join(dir, "page.png")
+	if err := os.WriteFile(in, data, 0o600); err != nil {
+		return nil, fmt.Errorf("vlm: temporary file: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "heif-convert", in, out)
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		switch {
+		case errors.Is(ctx.Err(), context.Canceled):
+			return nil, ctx.Err()
+		case errors.As(err, &ee):
+			return nil, engine.Errorf(engine.KindUnprocessable, "vlm: cannot read the HEIC image: %s", lastLine(stderr.String()))
+		}
+		return nil, fmt.Errorf("vlm: heif-convert (install libheif-examples): %w", err)
+	}
+	// Depending on its version heif-convert writes the primary image as page.png or page-1.png.
+	for _, name := range []string{out, filepath.Join(dir, "page-1.png")} {
+		if b, err := os.ReadFile(name); err == nil {
+			return b, nil
+		}
+	}
+	return nil, errors.New("vlm: heif-convert wrote no image")
 }
 
 // fit returns img unchanged when it is within lim, else a re-encoded version that is.

@@ -29,6 +29,7 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
 )
 
@@ -141,7 +142,7 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 	if err != nil {
 		return err
 	}
-	log := opts.Log().With("strategy", Name, "provider", j.prov, "model", j.model)
+	log := logger(opts).With("strategy", Name, "provider", j.prov, "model", j.model)
 	if j.set.dryRun {
 		est := j.estimate()
 		log.Info("vlm dry run", "pages", est.Pages, "requests", est.Requests, "estimated_input_tokens", est.InputTokens)
@@ -244,9 +245,20 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 			}
 		}
 		results[i] = nil
+		sdk.ReportProgress(ctx, i+1, j.pages, Name)
 	}
 	log.Info("vlm document done", "pages", j.pages, "seconds", time.Since(start).Seconds())
 	return nil
+}
+
+// logger is the request's logger. Options.Logger does not cross the plugin boundary, so in a
+// plugin process (the host sets QUARRY_PLUGIN_HOST_PID) usage and latency go to the process's
+// default logger, whose stderr the host collects.
+func logger(opts *engine.Options) *slog.Logger {
+	if opts.Logger == nil && os.Getenv("QUARRY_PLUGIN_HOST_PID") != "" {
+		return slog.Default()
+	}
+	return opts.Log()
 }
 
 // page produces the elements of page n: render, ask with retries, convert; or fall back.
@@ -257,7 +269,7 @@ func (s *Strategy) page(ctx context.Context, j *job, client provider.Client, lim
 		sz := j.sizes[n-1]
 		img, err = renderPage(ctx, pdfPath, n, j.set.dpi, sz[0], sz[1], j.lim)
 	} else {
-		img, err = prepareImage(j.data, j.mime, j.lim)
+		img, err = prepareImage(ctx, j.data, j.mime, j.lim)
 	}
 	if err != nil {
 		return nil, err

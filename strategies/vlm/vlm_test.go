@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,13 +171,13 @@ func encodePNG(t *testing.T, img image.Image) []byte {
 
 func TestPrepareImage(t *testing.T) {
 	small := encodePNG(t, image.NewGray(image.Rect(0, 0, 300, 200)))
-	got, err := prepareImage(small, "image/png", imageLimits{MaxSide: 1568, MaxBytes: 5 << 20})
+	got, err := prepareImage(context.Background(), small, "image/png", imageLimits{MaxSide: 1568, MaxBytes: 5 << 20})
 	if err != nil || !bytes.Equal(got.Data, small) || got.MIME != "image/png" {
 		t.Errorf("small PNG not sent as is: %v %s", err, got.MIME)
 	}
 
 	big := encodePNG(t, image.NewGray(image.Rect(0, 0, 3000, 1000)))
-	got, err = prepareImage(big, "image/png", imageLimits{MaxSide: 1568, MaxBytes: 5 << 20})
+	got, err = prepareImage(context.Background(), big, "image/png", imageLimits{MaxSide: 1568, MaxBytes: 5 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestPrepareImage(t *testing.T) {
 		seed = seed*1664525 + 1013904223
 		noisy.Pix[i] = byte(seed >> 24)
 	}
-	got, err = prepareImage(encodePNG(t, noisy), "image/png", imageLimits{MaxSide: 2048, MaxBytes: 400_000})
+	got, err = prepareImage(context.Background(), encodePNG(t, noisy), "image/png", imageLimits{MaxSide: 2048, MaxBytes: 400_000})
 	if err != nil || got.MIME != "image/jpeg" || len(got.Data) > 400_000 {
 		t.Errorf("noisy: %v %s %d bytes", err, got.MIME, len(got.Data))
 	}
@@ -203,13 +204,25 @@ func TestPrepareImage(t *testing.T) {
 	if err := tiff.Encode(&tb, timg, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err = prepareImage(tb.Bytes(), "image/tiff", imageLimits{MaxSide: 2048, MaxBytes: 5 << 20})
+	got, err = prepareImage(context.Background(), tb.Bytes(), "image/tiff", imageLimits{MaxSide: 2048, MaxBytes: 5 << 20})
 	if err != nil || got.MIME != "image/png" {
 		t.Errorf("TIFF: %v %s", err, got.MIME)
 	}
 
+	if _, err := exec.LookPath("heif-convert"); err == nil {
+		heic, err := os.ReadFile("../../testdata/reference/docs/DA-1p.heic")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err = prepareImage(context.Background(), heic, "image/heic", imageLimits{MaxSide: 1568, MaxBytes: 5 << 20})
+		cfg, _, derr := image.DecodeConfig(bytes.NewReader(got.Data))
+		if err != nil || derr != nil || max(cfg.Width, cfg.Height) > 1568 {
+			t.Errorf("HEIC: %v %v %dx%d %s", err, derr, cfg.Width, cfg.Height, got.MIME)
+		}
+	}
+
 	for _, bad := range []struct{ data, mime string }{{"not an image", "image/png"}, {"....", "image/heic"}} {
-		_, err := prepareImage([]byte(bad.data), bad.mime, imageLimits{MaxSide: 2048, MaxBytes: 5 << 20})
+		_, err := prepareImage(context.Background(), []byte(bad.data), bad.mime, imageLimits{MaxSide: 2048, MaxBytes: 5 << 20})
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable {
 			t.Errorf("%s: %v, want 422-class", bad.mime, err)
