@@ -400,7 +400,7 @@ func pageError(n int, err error) error {
 	}
 	kind := engine.KindInternal
 	switch {
-	case ae.Status == http.StatusTooManyRequests || ae.Status == 529 || ae.Status >= 500 || ae.Status == 0:
+	case ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusRequestTimeout || ae.Status == 529 || ae.Status >= 500 || ae.Status == 0:
 		kind = engine.KindUnavailable
 	case ae.Status == http.StatusBadRequest || ae.Status == http.StatusRequestEntityTooLarge || ae.Status == http.StatusUnprocessableEntity:
 		kind = engine.KindUnprocessable
