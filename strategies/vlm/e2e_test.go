@@ -367,6 +367,38 @@ func TestFailures(t *testing.T) {
 	})
 }
 
+// TestProviderLimitAcrossRequests runs two documents at once through one Strategy: the
+// provider's limit holds for the process, not per request.
+func TestProviderLimitAcrossRequests(t *testing.T) {
+	f := newFakeAnthropic(t)
+	s := New(Config{Getenv: func(k string) string {
+		if k == EnvConcurrency {
+			return "2"
+		}
+		return os.Getenv(k)
+	}})
+	pdf := threePagePDF(t)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			opts, _ := vlmOptions(nil)
+			doc := engine.NewDocument("p.pdf", pdf)
+			doc.MIMEType = "application/pdf"
+			n := 0
+			if err := s.Partition(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil || n != 9 {
+				t.Errorf("%d elements, %v", n, err)
+			}
+		})
+	}
+	wg.Wait()
+	if m := f.maxSeen.Load(); m > 2 {
+		t.Errorf("%d requests in flight, process limit 2", m)
+	}
+	if c := f.calls.Load(); c != 6 {
+		t.Errorf("%d calls", c)
+	}
+}
+
 var fakeOCROnce sync.Once
 
 // registerFakeOCR stands in for the OCR strategy, which needs Tesseract and lives in its own
