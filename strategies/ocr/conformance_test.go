@@ -135,3 +135,25 @@ func fmtInt(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestDump prints the elements of QUARRY_OCR_DUMP (a document under docs/) for inspection.
+func TestDump(t *testing.T) {
+	name := os.Getenv("QUARRY_OCR_DUMP")
+	if name == "" {
+		t.Skip("set QUARRY_OCR_DUMP")
+	}
+	opts := engine.DefaultOptions()
+	opts.Coordinates = true
+	opts.Strategy = "hi_res"
+	if s := os.Getenv("QUARRY_OCR_STRATEGY"); s != "" {
+		opts.Strategy = s
+	}
+	for _, e := range partitionFile(t, filepath.Join(refDir, "docs", name), opts) {
+		c := e.Metadata.Coordinates
+		var box string
+		if c != nil {
+			box = fmtInt(int(c.Points[0][0])) + "," + fmtInt(int(c.Points[0][1])) + "-" + fmtInt(int(c.Points[2][0])) + "," + fmtInt(int(c.Points[2][1]))
+		}
+		t.Logf("%-14s p%d %-20s %q", e.Type, *e.Metadata.PageNumber, box, e.Text)
+	}
+}

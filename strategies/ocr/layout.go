@@ -18,21 +18,162 @@ type region struct {
 	order     int // position in Tesseract's reading order
 	html      string
 	extracted string
+	lines     int
 }
 
-// paragraphs groups words by Tesseract's (block, paragraph), in its reading order; lines are
-// joined by spaces.
+// line is one Tesseract text line with its text (OCR, or the PDF text layer's).
+type line struct {
+	words     []Word
+	text      string
+	box       image.Rectangle
+	extracted bool
+}
+
+// layerFunc returns the PDF text layer's text inside a pixel box ("" when there is none).
+type layerFunc func(image.Rectangle) string
+
+// paragraphs groups words by Tesseract's (block, paragraph), in its reading order, and splits
+// a paragraph further where its lines say a new one starts. Lines are joined by spaces.
 func paragraphs(words []Word) []region {
 	var out []region
+	for _, p := range splitParagraphs(toLines(words, nil)) {
+		out = append(out, p)
+	}
+	return out
+}
+
+// toLines cuts words into Tesseract's lines and takes each line's text from the text layer
+// when it has about as much text as Tesseract saw there.
+func toLines(words []Word, layer layerFunc) []line {
+	var out []line
 	for i := 0; i < len(words); {
-		j := i
-		for j < len(words) && words[j].Block == words[i].Block && words[j].Par == words[i].Par {
+		j := i + 1
+		for j < len(words) && words[j].Block == words[i].Block && words[j].Par == words[i].Par && words[j].Line == words[i].Line {
 			j++
 		}
-		out = append(out, region{text: joinWords(words[i:j]), box: unionBoxes(words[i:j]), order: words[i].Order})
+		for _, frag := range fragments(words[i:j]) {
+			out = append(out, newLine(frag, layer))
+		}
 		i = j
 	}
 	return out
+}
+
+// fragments cuts a line where a gap is wider than 1.4 times its text height: Tesseract sometimes
+// runs a line across two columns.
+func fragments(ws []Word) [][]Word {
+	h := lineHeight(ws)
+	ws = append([]Word(nil), ws...)
+	sort.SliceStable(ws, func(a, b int) bool { return ws[a].Box.Min.X < ws[b].Box.Min.X })
+	var out [][]Word
+	start := 0
+	for k := 1; k < len(ws); k++ {
+		// A lone mark before the gap is a bullet, not a column.
+		if k-start == 1 && len([]rune(ws[start].Text)) <= 2 {
+			continue
+		}
+		if 10*(ws[k].Box.Min.X-ws[k-1].Box.Max.X) > 14*h {
+			out = append(out, ws[start:k])
+			start = k
+		}
+	}
+	return append(out, ws[start:])
+}
+
+func newLine(ws []Word, layer layerFunc) line {
+	{
+		l := line{words: ws, text: joinWords(ws), box: unionBoxes(ws)}
+		if layer != nil {
+			if t := layer(l.box); t != "" {
+				ratio := float64(len(t)) / float64(max(len(l.text), 1))
+				if ratio > 0.6 && ratio < 1.6 {
+					l.text, l.extracted = t, true
+				}
+			}
+		}
+		return l
+	}
+}
+
+// splitParagraphs groups lines into paragraph regions, in order.
+func splitParagraphs(lines []line) []region {
+	var out []region
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && sameParagraph(lines[j-1], lines[j]) {
+			j++
+		}
+		r := region{order: lines[i].words[0].Order, box: lines[i].box}
+		var parts []string
+		ext := 0
+		for _, l := range lines[i:j] {
+			parts = append(parts, l.text)
+			r.box = r.box.Union(l.box)
+			if l.extracted {
+				ext++
+			}
+		}
+		r.text = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+		r.lines = j - i
+		switch {
+		case ext == j-i:
+			r.extracted = "true"
+		case ext > 0:
+			r.extracted = "partial"
+		}
+		if r.text != "" {
+			out = append(out, r)
+		}
+		i = j
+	}
+	return out
+}
+
+func sameParagraph(a, b line) bool {
+	wa, wb := a.words[0], b.words[0]
+	if wa.Block != wb.Block || wa.Par != wb.Par {
+		return false
+	}
+	if a.box.Max.X < b.box.Min.X || b.box.Max.X < a.box.Min.X {
+		return false // side by side: two columns
+	}
+	return !breakBetween(a.words, b.words) && !startsItem(b)
+}
+
+// startsItem reports whether a line begins a list item: a bullet character, or a lone mark
+// Tesseract read for a bullet glyph ("e", "o", "°"…) set apart from the text after it.
+func startsItem(l line) bool {
+	if classify.IsBulleted(l.text) {
+		return true
+	}
+	if len(l.words) < 2 {
+		return false
+	}
+	first, next := l.words[0], l.words[1]
+	if len([]rune(first.Text)) != 1 || !strings.ContainsAny(first.Text, "eo°«©*•●·-–") {
+		return false
+	}
+	return float64(next.Box.Min.X-first.Box.Max.X) >= 0.8*float64(lineHeight(l.words))
+}
+
+// lineHeight is the median word height of a line (robust to descenders and stray marks).
+func lineHeight(l []Word) int {
+	hs := make([]int, len(l))
+	for i, w := range l {
+		hs[i] = w.Box.Dy()
+	}
+	sort.Ints(hs)
+	return max(hs[len(hs)/2], 1)
+}
+
+func breakBetween(a, b []Word) bool {
+	ba, bb := unionBoxes(a), unionBoxes(b)
+	ha, hb := lineHeight(a), lineHeight(b)
+	if float64(bb.Min.Y-ba.Max.Y) > 0.9*float64(max(ha, hb)) {
+		return true
+	}
+	ratio := float64(ha) / float64(hb)
+	return ratio > 1.3 || ratio < 1/1.3
 }
 
 func joinWords(ws []Word) string {
@@ -53,16 +194,6 @@ func unionBoxes(ws []Word) image.Rectangle {
 		}
 	}
 	return r
-}
-
-func lineCount(ws []Word) int {
-	n := 0
-	for i := range ws {
-		if i == 0 || ws[i].Line != ws[i-1].Line || ws[i].Par != ws[i-1].Par || ws[i].Block != ws[i-1].Block {
-			n++
-		}
-	}
-	return n
 }
 
 // ocrOnlyRegions are the ocr_only elements: text regions in Tesseract's order, classified by
@@ -115,7 +246,7 @@ func hiResType(text string, lines int, box image.Rectangle, page image.Rectangle
 
 // hiResRegions builds the hi_res elements of one page: images, tables (from word alignment),
 // then text regions typed by hiResType, in Tesseract's reading order.
-func hiResRegions(words []Word, img *image.Gray, tables bool) []region {
+func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc) []region {
 	page := img.Bounds()
 	used := make([]bool, len(words))
 	var out []region
@@ -145,21 +276,44 @@ func hiResRegions(words []Word, img *image.Gray, tables bool) []region {
 			rest = append(rest, w)
 		}
 	}
-	for i := 0; i < len(rest); {
-		j := i
-		for j < len(rest) && rest[j].Block == rest[i].Block && rest[j].Par == rest[i].Par {
-			j++
-		}
-		ws := rest[i:j]
-		text := joinWords(ws)
-		if text != "" {
-			box := unionBoxes(ws)
-			out = append(out, region{typ: hiResType(text, lineCount(ws), box, page), text: text, box: box, order: ws[0].Order})
-		}
-		i = j
+	lines := toLines(rest, layer)
+	lineBoxes := make([]image.Rectangle, len(lines))
+	for i, l := range lines {
+		lineBoxes[i] = l.box
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].order < out[b].order })
-	return out
+	ordered := make([]line, 0, len(lines))
+	for _, i := range xyCut(lineBoxes, gutter(lines)) {
+		ordered = append(ordered, lines[i])
+	}
+	for _, r := range splitParagraphs(ordered) {
+		r.typ = hiResType(r.text, r.lines, r.box, page)
+		if r.extracted == "" {
+			r.extracted = "false"
+		}
+		out = append(out, r)
+	}
+	boxes := make([]image.Rectangle, len(out))
+	for i, r := range out {
+		boxes[i] = r.box
+	}
+	sorted := make([]region, 0, len(out))
+	for _, i := range xyCut(boxes, gutter(lines)) {
+		sorted = append(sorted, out[i])
+	}
+	return sorted
+}
+
+// gutter is the narrowest gap that separates columns: 1.2 times the typical text height.
+func gutter(lines []line) int {
+	hs := make([]int, 0, len(lines))
+	for _, l := range lines {
+		hs = append(hs, lineHeight(l.words))
+	}
+	if len(hs) == 0 {
+		return 20
+	}
+	sort.Ints(hs)
+	return max(hs[len(hs)/2]*6/5, 8)
 }
 
 func centerIn(b, r image.Rectangle) bool {

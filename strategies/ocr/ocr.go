@@ -173,10 +173,11 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 		sdk.ReportProgress(ctx, r.num, src.count(), "ocr")
 		var regions []region
 		if hiRes {
-			regions = hiResRegions(r.words, r.img, tables)
+			var layer layerFunc
 			if pdfDoc != nil && r.scale > 0 {
-				mergeTextLayer(ctx, pdfDoc, r, regions)
+				layer = textLayer(ctx, pdfDoc, r.num, r.scale)
 			}
+			regions = hiResRegions(r.words, r.img, tables, layer)
 		} else {
 			regions = ocrOnlyRegions(r.words)
 		}
@@ -227,6 +228,20 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 	if err != nil {
 		return pageResult{err: err}
 	}
+	// Tesseract reads text best at 20-30 px x-height-ish word boxes. Rendered PDF pages are
+	// there already; a low-resolution image is scaled up and read again, as the reference
+	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
+	if scale == 0 {
+		if zoom := zoomFor(words); zoom > 1 {
+			big := resize(img, zoom)
+			if more, err := t.recognize(encodePGM(big), langs); err == nil {
+				for i := range more {
+					more[i].Box = unzoom(more[i].Box, zoom, img.Bounds())
+				}
+				words = more
+			}
+		}
+	}
 	return pageResult{num: n, img: img, scale: scale, words: words}
 }
 
@@ -264,9 +279,6 @@ func toElement(rg region, r pageResult, hiRes bool) element.Element {
 	}
 	if hiRes {
 		m.IsExtracted = rg.extracted
-		if m.IsExtracted == "" && rg.typ != element.Image {
-			m.IsExtracted = "false"
-		}
 	}
 	return element.Element{Type: rg.typ, Text: rg.text, Metadata: m}
 }
@@ -284,23 +296,19 @@ func cropJPEG(img *image.Gray, box image.Rectangle) (string, error) {
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
 
-// mergeTextLayer replaces a region's OCR text by the PDF's own text inside the region when the
-// page has a text layer: exact characters where the document has them (is_extracted "true").
-func mergeTextLayer(ctx context.Context, d *pdf.Document, r pageResult, regions []region) {
-	p, err := d.Page(ctx, r.num, pdf.DefaultLAParams())
+// textLayer returns the text of page n's text layer inside a pixel box, or nil when the page
+// has no text layer (a scan): hi_res then keeps Tesseract's text.
+func textLayer(ctx context.Context, d *pdf.Document, n int, scale float64) layerFunc {
+	p, err := d.Page(ctx, n, pdf.DefaultLAParams())
 	if err != nil || !p.HasText() {
-		return
+		return nil
 	}
-	for i := range regions {
-		rg := &regions[i]
-		if rg.typ == element.Image || rg.typ == element.Table {
-			continue
-		}
-		// Region in PDF space (origin bottom-left), slightly enlarged.
-		pad := 2.0
-		x0, x1 := float64(rg.box.Min.X)/r.scale-pad, float64(rg.box.Max.X)/r.scale+pad
-		top, bottom := float64(rg.box.Min.Y)/r.scale-pad, float64(rg.box.Max.Y)/r.scale+pad
-		y0, y1 := p.Height-bottom, p.Height-top
+	return func(box image.Rectangle) string {
+		// The box in PDF space (origin bottom-left), slightly enlarged; a glyph belongs to it
+		// when its centre is inside.
+		const pad = 1.5
+		x0, x1 := float64(box.Min.X)/scale-pad, float64(box.Max.X)/scale+pad
+		y0, y1 := p.Height-float64(box.Max.Y)/scale-pad, p.Height-float64(box.Min.Y)/scale+pad
 		var lines []string
 		for _, b := range p.Boxes {
 			for _, l := range b.Lines {
@@ -323,18 +331,6 @@ func mergeTextLayer(ctx context.Context, d *pdf.Document, r pageResult, regions 
 				}
 			}
 		}
-		text := strings.Join(lines, " ")
-		if text == "" {
-			continue
-		}
-		// Accept the layer's text only when it is about the same amount as what was seen on
-		// the page; otherwise the layer is partial (or the region is a scan on a text page).
-		ratio := float64(len(text)) / float64(max(len(rg.text), 1))
-		switch {
-		case ratio > 0.7 && ratio < 1.4:
-			rg.text, rg.extracted = text, "true"
-		case ratio >= 0.3 && ratio <= 0.7:
-			rg.extracted = "partial"
-		}
+		return strings.Join(lines, " ")
 	}
 }

@@ -3,6 +3,7 @@ package ocr
 import (
 	"image"
 	"sort"
+	"strings"
 
 	"github.com/quarrydocs/quarry/element"
 )
@@ -21,7 +22,7 @@ type row struct {
 func detectTables(words []Word, used []bool) []region {
 	idx := make([]int, 0, len(words))
 	for i := range words {
-		if !used[i] {
+		if !used[i] && !isRule(words[i].Text) {
 			idx = append(idx, i)
 		}
 	}
@@ -59,6 +60,9 @@ func detectTables(words []Word, used []bool) []region {
 		}
 		r.segs = append(r.segs, seg)
 	}
+	if debugRows != nil {
+		debugRows(rows)
+	}
 	var out []region
 	for start := 0; start < len(rows); {
 		if len(rows[start].segs) < 2 {
@@ -81,9 +85,15 @@ func detectTables(words []Word, used []bool) []region {
 			}
 			end++
 		}
-		if t, ok := buildTable(words, rows[start:end]); ok {
-			for _, r := range rows[start:end] {
+		if t, kept, ok := buildTable(words, rows[start:end]); ok {
+			for _, r := range kept {
 				for _, i := range r.words {
+					used[i] = true
+				}
+			}
+			// The ruling Tesseract read as characters belongs to the table too.
+			for i := range words {
+				if !used[i] && isRule(words[i].Text) && centerIn(words[i].Box, t.box) {
 					used[i] = true
 				}
 			}
@@ -98,7 +108,7 @@ func cy(b image.Rectangle) int { return (b.Min.Y + b.Max.Y) / 2 }
 
 // buildTable turns a run of lines into a table when its gaps form at least two aligned
 // columns; prose in two columns (long segments) is not a table.
-func buildTable(words []Word, rows []*row) (region, bool) {
+func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 	tabular, segs, segWords := 0, 0, 0
 	box := rows[0].box
 	h := 0
@@ -114,7 +124,7 @@ func buildTable(words []Word, rows []*row) (region, bool) {
 		}
 	}
 	if tabular < 3 {
-		return region{}, false
+		return region{}, nil, false
 	}
 	h /= len(rows)
 	// Coverage of each x column by segments of tabular rows; a gutter is where (almost) none
@@ -133,7 +143,7 @@ func buildTable(words []Word, rows []*row) (region, bool) {
 			}
 		}
 	}
-	limit := tabular / 8
+	limit := max(1, tabular/4)
 	var cols [][2]int // pixel intervals
 	colStart := -1
 	gapStart := -1
@@ -162,10 +172,10 @@ func buildTable(words []Word, rows []*row) (region, bool) {
 		cols = append(cols, [2]int{colStart, end})
 	}
 	if len(cols) < 2 {
-		return region{}, false
+		return region{}, nil, false
 	}
 	if len(cols) == 2 && float64(segWords)/float64(segs) > 4 {
-		return region{}, false
+		return region{}, nil, false
 	}
 	colOf := func(b image.Rectangle) int {
 		x := ((b.Min.X+b.Max.X)/2 - box.Min.X) / step
@@ -184,9 +194,31 @@ func buildTable(words []Word, rows []*row) (region, bool) {
 		}
 		return best
 	}
+	// Lines at either end that run across a gutter (a caption, a heading, a page header) are
+	// not part of the table.
+	crosses := func(r *row) bool {
+		for _, sg := range r.segs {
+			b := words[sg[0]].Box.Union(words[sg[len(sg)-1]].Box)
+			if colOf(image.Rect(b.Min.X, 0, b.Min.X, 0)) != colOf(image.Rect(b.Max.X, 0, b.Max.X, 0)) {
+				return true
+			}
+		}
+		return false
+	}
+	for len(rows) > 0 && crosses(rows[0]) {
+		rows = rows[1:]
+	}
+	for len(rows) > 0 && crosses(rows[len(rows)-1]) {
+		rows = rows[:len(rows)-1]
+	}
+	if len(rows) < 3 {
+		return region{}, nil, false
+	}
+	box = rows[0].box
 	var cells [][]element.Cell
 	order := len(words)
 	for _, r := range rows {
+		box = box.Union(r.box)
 		texts := make([][]Word, len(cols))
 		for _, i := range r.words {
 			c := colOf(words[i].Box)
@@ -199,5 +231,38 @@ func buildTable(words []Word, rows []*row) (region, bool) {
 		}
 		cells = append(cells, line)
 	}
-	return region{typ: element.Table, text: element.TableText(cells), html: element.TableHTML(cells), box: box, order: order}, true
+	// A column of lone marks (bullets, item numbers) beside text is a list, not a table; and
+	// what is left must still be short cells, not prose.
+	content, contentWords, contentCells := 0, 0, 0
+	for c := range cols {
+		marks := true
+		for _, row := range cells {
+			if t := row[c].Text; len([]rune(t)) > 3 {
+				marks = false
+			}
+		}
+		if marks {
+			continue
+		}
+		content++
+		for _, row := range cells {
+			if row[c].Text != "" {
+				contentCells++
+				contentWords += len(strings.Fields(row[c].Text))
+			}
+		}
+	}
+	avg := float64(contentWords) / float64(max(contentCells, 1))
+	if content < 2 || (content == 2 && avg > 4) || avg > 7 {
+		return region{}, nil, false
+	}
+	return region{typ: element.Table, text: element.TableText(cells), html: element.TableHTML(cells), box: box, order: order}, rows, true
 }
+
+// isRule reports whether a "word" is a table rule Tesseract read as characters.
+func isRule(s string) bool {
+	return strings.Trim(s, "|[]_—–-=:;!l1I") == "" && strings.ContainsAny(s, "|[]_—–=")
+}
+
+// debugRows is set by tests to see the rows.
+var debugRows func([]*row)
