@@ -141,12 +141,13 @@ func eval[T any](b *tab, expr string) T {
 	return v
 }
 
-// waitJS waits until a JS predicate is truthy.
+// waitJS waits until a JS predicate is truthy; a predicate that throws (its element is not
+// rendered yet) counts as false.
 func (b *tab) waitJS(what, pred string, timeout time.Duration) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, timeout+5*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](pred, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void]("(() => { try { return ("+pred+"); } catch (e) { return false; } })()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
 		b.shot("failed-" + safe(what))
 		b.t.Fatalf("waiting for %s (%s): %v\npage text:\n%s", what, pred, err, b.text())
 	}

@@ -113,6 +113,9 @@ func TestPlatformFlow(t *testing.T) {
 	b.checkA11y("workflows")
 	b.checkLayout("workflows")
 
+	if lr := eval[string](b, `document.querySelector("#wf-table tbody tr td:nth-child(5)").textContent`); lr != "never" {
+		t.Errorf("last run of a new workflow = %q, want never", lr)
+	}
 	b.click("run now", `button[aria-label="Run azure-to-folder now"]`)
 	b.waitJS("job link", `document.querySelector("#wf-table .run-note a") !== null`, 15*time.Second)
 	b.click("open job", "#wf-table .run-note a")
@@ -158,4 +161,12 @@ func TestPlatformFlow(t *testing.T) {
 	b.do("close details", chromedp.Click(chromedp.ID("jb-close")))
 	b.waitJS("jobs row", `document.querySelector("#jb-table tbody tr[data-status=COMPLETED]") !== null`, 10*time.Second)
 	b.checkLayout("jobs")
+
+	// The workflow now shows its last run, linking to its jobs.
+	b.open("/ui/workflows")
+	b.waitJS("last run", `/completed/.test(document.querySelector("#wf-table tbody tr td:nth-child(5)").textContent)`, 10*time.Second)
+	b.click("jobs of the workflow", `a[aria-label="All jobs of azure-to-folder"]`)
+	b.do("jobs page", chromedp.WaitVisible(chromedp.ID("jb-workflow-filter")))
+	b.waitJS("filtered jobs", `!document.getElementById("jb-workflow-filter").hidden && document.querySelectorAll("#jb-table tbody tr").length === 1`, 10*time.Second)
+	b.checkLayout("workflows-last-run")
 }

@@ -77,6 +77,9 @@ func TestPlaygroundPDF(t *testing.T) {
 	// Clicking a row selects its box; the next page shows that page's boxes.
 	b.do("select first row", chromedp.Click(chromedp.CSS("#pg-table tbody tr:nth-child(2)")))
 	b.waitJS("selected box", `document.querySelectorAll("#pg-boxes rect.selected").length === 1`, 5*time.Second)
+	if js := eval[string](b, `document.getElementById("pg-selected").textContent`); !strings.Contains(js, `"element_id"`) || !strings.Contains(js, `"coordinates"`) {
+		t.Errorf("selected element panel shows %.200q, want the element's JSON", js)
+	}
 	b.do("next page", chromedp.Click(chromedp.ID("pg-next")))
 	b.waitJS("page 2", `document.getElementById("pg-page-label").textContent.startsWith("Page 2") && document.querySelectorAll("#pg-boxes rect").length > 0`, 20*time.Second)
 	b.shot("playground-pdf-page2")

@@ -6,6 +6,7 @@
   const ACTIVE = new Set(["SCHEDULED", "IN_PROGRESS"]);
   const POLL_MS = 1500;
   let jobs = [], open = null, timer = null;
+  const workflowFilter = new URLSearchParams(location.search).get("workflow_id") || "";
   const details = new Map(); // job id → JobDetails
 
   // progress returns {done, total} in files: the API's own counts when it gives them, else the
@@ -51,7 +52,7 @@
 
   async function load() {
     try {
-      jobs = (await Q.api("GET", "/api/v1/jobs/", { query: { status: $("jb-status").value } })) || [];
+      jobs = (await Q.api("GET", "/api/v1/jobs/", { query: { status: $("jb-status").value, workflow_id: workflowFilter } })) || [];
       jobs.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
       await Promise.all(jobs.filter((j) => ACTIVE.has(j.status) || !details.has(j.id)).slice(0, 20).map(async (j) => {
         try { details.set(j.id, await Q.api("GET", "/api/v1/jobs/" + j.id + "/details")); } catch (_) { /* progress stays unknown */ }
@@ -80,7 +81,7 @@
     $("jb-detail").hidden = false;
     await refreshDetail();
     if (focus) $("jb-detail").focus();
-    history.replaceState(null, "", "#" + id);
+    history.replaceState(null, "", location.pathname + location.search + "#" + id);
     schedule();
   }
 
@@ -148,7 +149,7 @@
       $("jb-detail").hidden = true;
       const id = open && open.id;
       open = null;
-      history.replaceState(null, "", location.pathname);
+      history.replaceState(null, "", location.pathname + location.search);
       const b = id && document.querySelector('#jb-table tr[data-id="' + id + '"] button');
       if (b) b.focus();
     });
@@ -161,6 +162,10 @@
       }
       load();
     });
+    if (workflowFilter) {
+      $("jb-workflow-filter").hidden = false;
+      $("jb-workflow-clear").href = location.pathname;
+    }
     const hash = location.hash.slice(1);
     if (hash) openDetail(hash, false);
     load();

@@ -86,6 +86,7 @@
     renderTable();
     $("pg-json").textContent = JSON.stringify(els, null, 2);
     state.selected = -1;
+    $("pg-selected-wrap").hidden = true;
     state.images.forEach((u) => URL.revokeObjectURL(u));
     state.images.clear();
     state.kind = kindOf(state.file);
@@ -209,6 +210,9 @@
   async function select(i, fromBox) {
     state.selected = i;
     const e = state.elements[i];
+    $("pg-selected-wrap").hidden = false;
+    $("pg-selected-title").textContent = "Element " + (i + 1) + ": " + e.type;
+    $("pg-selected").textContent = JSON.stringify(e, null, 2);
     const p = e.metadata && e.metadata.page_number;
     if (state.kind === "pdf" && p && p !== state.page) await showPage(p);
     document.querySelectorAll("#pg-boxes rect").forEach((r) => r.classList.toggle("selected", Number(r.dataset.index) === i));

@@ -9,6 +9,7 @@
   const CHUNK_SUBTYPE = { basic: "chunk_by_character", by_title: "chunk_by_title", by_page: "chunk_by_page", by_similarity: "chunk_by_similarity" };
   const CHUNK_VALUE = Object.fromEntries(Object.entries(CHUNK_SUBTYPE).map(([k, v]) => [v, k]));
   let sources = [], destinations = [], workflows = [], editing = null;
+  const lastJob = new Map(); // workflow id → its newest job
 
   function schedulePhrase(s) {
     if (!s) return "";
@@ -165,14 +166,27 @@
       Q.el("td", {}, nameOf(sources, (w.sources || [])[0]), " → ", nameOf(destinations, (w.destinations || [])[0])),
       Q.el("td", {}, schedulePhrase(w.schedule) || "by hand"),
       Q.el("td", {}, Q.badge(w.status || "active")),
+      Q.el("td", {}, lastRun(w)),
       Q.el("td", { class: "actions-cell" },
         Q.el("button", { type: "button", class: "primary", "aria-label": "Run " + w.name + " now", onclick: (ev) => run(w, ev.currentTarget) }, "Run now"),
         Q.el("button", { type: "button", "aria-label": "Edit " + w.name, onclick: () => openEditor(w) }, "Edit"),
         Q.el("button", { type: "button", class: "danger", "aria-label": "Delete " + w.name, onclick: (ev) => confirmDelete(w, ev.currentTarget.parentElement) }, "Delete")));
   }
 
+  function lastRun(w) {
+    const j = lastJob.get(w.id);
+    if (!j) return "never";
+    return [Q.badge(j.status), Q.el("a", { class: "sub", href: Q.prefix + "jobs?workflow_id=" + encodeURIComponent(w.id), "aria-label": "All jobs of " + w.name }, Q.fmtTime(j.created_at))];
+  }
+
   async function load() {
     try {
+      const jobs = (await Q.api("GET", "/api/v1/jobs/").catch(() => [])) || [];
+      lastJob.clear();
+      for (const j of jobs) {
+        const cur = lastJob.get(j.workflow_id);
+        if (!cur || String(j.created_at) > String(cur.created_at)) lastJob.set(j.workflow_id, j);
+      }
       [sources, destinations, workflows] = await Promise.all([
         Q.api("GET", "/api/v1/sources/"), Q.api("GET", "/api/v1/destinations/"),
         Q.api("GET", "/api/v1/workflows/", { query: { page_size: 100 } })]);
