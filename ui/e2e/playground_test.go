@@ -54,7 +54,7 @@ func TestPlaygroundPDF(t *testing.T) {
 		setValue("pg-strategy", "fast"),
 		chromedp.Click(chromedp.ID("pg-submit")),
 	)
-	b.waitJS("elements and boxes", `document.querySelectorAll("#pg-table tbody tr").length > 5 && document.querySelectorAll("#pg-boxes rect").length > 5 && document.getElementById("pg-page-img").naturalWidth > 0`, 60*time.Second)
+	b.waitJS("elements and boxes", `document.querySelectorAll("#pg-table tbody tr").length > 5 && document.getElementById("pg-page-img").dataset.page === "1" && document.querySelectorAll("#pg-boxes rect").length > 5`, 60*time.Second)
 
 	rows := eval[int](b, `document.querySelectorAll("#pg-table tbody tr").length`)
 	types := eval[[]string](b, `[...new Set([...document.querySelectorAll("#pg-table tbody tr td:nth-child(2)")].map(td => td.textContent))]`)
@@ -81,7 +81,17 @@ func TestPlaygroundPDF(t *testing.T) {
 		t.Errorf("selected element panel shows %.200q, want the element's JSON", js)
 	}
 	b.do("next page", chromedp.Click(chromedp.ID("pg-next")))
-	b.waitJS("page 2", `document.getElementById("pg-page-label").textContent.startsWith("Page 2") && document.querySelectorAll("#pg-boxes rect").length > 0`, 20*time.Second)
+	b.waitJS("page 2", `document.getElementById("pg-page-img").dataset.page === "2" && document.querySelectorAll("#pg-boxes rect").length > 0`, 20*time.Second)
+	// Page 2 shows exactly the boxes of the elements on page 2.
+	var onPage2 int
+	for _, row := range eval[[]string](b, `[...document.querySelectorAll("#pg-table tbody tr td:nth-child(4)")].map(td => td.textContent)`) {
+		if row == "2" {
+			onPage2++
+		}
+	}
+	if got := eval[int](b, `document.querySelectorAll("#pg-boxes rect").length`); got != onPage2 || got == 0 {
+		t.Errorf("page 2 shows %d boxes, want %d (its elements)", got, onPage2)
+	}
 	b.shot("playground-pdf-page2")
 
 	// JSON tab, by keyboard.

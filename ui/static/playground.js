@@ -123,6 +123,10 @@
   async function showPage(n) {
     state.page = n;
     document.querySelector(".pager").hidden = state.kind !== "pdf";
+    // Until the new page's image arrives, show neither the old page's boxes nor its number.
+    $("pg-boxes").replaceChildren();
+    $("pg-page-view").setAttribute("aria-busy", "true");
+    delete $("pg-page-img").dataset.page;
     $("pg-prev").disabled = n <= state.first;
     $("pg-next").disabled = n >= state.pages;
     $("pg-page-label").textContent = "Page " + n + " of " + state.pages;
@@ -150,6 +154,7 @@
       }
       state.images.set(n, url);
     }
+    if (state.page !== n) return; // the user turned the page again meanwhile
     $("pg-page-label").textContent = "Page " + n + " of " + state.pages;
     $("pg-next").disabled = n >= state.pages;
     await new Promise((resolve) => {
@@ -158,7 +163,10 @@
       img.src = url;
       if (img.complete && img.src === url) resolve();
     });
+    if (state.page !== n) return;
     drawBoxes();
+    img.dataset.page = String(n);
+    $("pg-page-view").removeAttribute("aria-busy");
   }
 
   function bounds(c) {
