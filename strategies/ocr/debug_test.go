@@ -82,3 +82,34 @@ func TestDebugLines(t *testing.T) {
 		}
 	}
 }
+
+func TestDebugSavePGM(t *testing.T) {
+	name := os.Getenv("QUARRY_OCR_ROWS")
+	if name == "" {
+		t.Skip()
+	}
+	data, _ := os.ReadFile(filepath.Join(refDir, "docs", name))
+	pgm, err := decodeGrey(data, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("/tmp/dbg.pgm", pgm, 0o644)
+	img, _ := parsePGM(pgm)
+	os.WriteFile("/tmp/dbg-clean.pgm", encodePGM(removeRules(img)), 0o644)
+}
+
+func TestDebugGosseract(t *testing.T) {
+	name := os.Getenv("QUARRY_OCR_ROWS")
+	if name == "" {
+		t.Skip()
+	}
+	for _, f := range []string{"/tmp/dbg.pgm", "/tmp/dbg-clean.pgm", filepath.Join(refDir, "docs", name)} {
+		b, _ := os.ReadFile(f)
+		tt := newTesseract()
+		ws, err := tt.recognize(b, "eng")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d words: %s", f, len(ws), joinWords(ws))
+	}
+}

@@ -277,29 +277,37 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc) [
 		}
 	}
 	lines := toLines(rest, layer)
-	lineBoxes := make([]image.Rectangle, len(lines))
-	for i, l := range lines {
-		lineBoxes[i] = l.box
+	// One XY-cut over text lines and the image and table regions gives the reading order;
+	// paragraphs are then runs of lines in that order.
+	special := out
+	boxes := make([]image.Rectangle, 0, len(lines)+len(special))
+	for _, l := range lines {
+		boxes = append(boxes, l.box)
 	}
-	ordered := make([]line, 0, len(lines))
-	for _, i := range xyCut(lineBoxes, gutter(lines)) {
-		ordered = append(ordered, lines[i])
+	for _, r := range special {
+		boxes = append(boxes, r.box)
 	}
-	for _, r := range splitParagraphs(ordered) {
-		r.typ = hiResType(r.text, r.lines, r.box, page)
-		if r.extracted == "" {
-			r.extracted = "false"
+	var sorted []region
+	var run []line
+	flush := func() {
+		for _, r := range splitParagraphs(run) {
+			r.typ = hiResType(r.text, r.lines, r.box, page)
+			if r.extracted == "" {
+				r.extracted = "false"
+			}
+			sorted = append(sorted, r)
 		}
-		out = append(out, r)
+		run = run[:0]
 	}
-	boxes := make([]image.Rectangle, len(out))
-	for i, r := range out {
-		boxes[i] = r.box
-	}
-	sorted := make([]region, 0, len(out))
 	for _, i := range xyCut(boxes, gutter(lines)) {
-		sorted = append(sorted, out[i])
+		if i < len(lines) {
+			run = append(run, lines[i])
+			continue
+		}
+		flush()
+		sorted = append(sorted, special[i-len(lines)])
 	}
+	flush()
 	return sorted
 }
 
@@ -346,7 +354,8 @@ func detectImages(img *image.Gray, words []Word) []image.Rectangle {
 			}
 			mean := sum / n
 			vari := sq/n - mean*mean
-			ink[gy*gw+gx] = mean < 200 || vari > 1600
+			// Texture, not tone: a flat tinted background (a table header) is not a picture.
+			ink[gy*gw+gx] = mean < 80 || vari > 1600
 		}
 	}
 	// Text is not a picture: clear the cells under confident words.

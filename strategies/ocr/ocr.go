@@ -224,7 +224,12 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 	if err != nil {
 		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
 	}
-	words, err := t.recognize(pgm, langs)
+	clean := removeRules(img)
+	input := encodePGM(clean)
+	if orig := src.original(n); orig != nil {
+		input = orig
+	}
+	words, err := t.recognize(input, langs)
 	if err != nil {
 		return pageResult{err: err}
 	}
@@ -233,7 +238,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
 	if scale == 0 {
 		if zoom := zoomFor(words); zoom > 1 {
-			big := resize(img, zoom)
+			big := resize(clean, zoom)
 			if more, err := t.recognize(encodePGM(big), langs); err == nil {
 				for i := range more {
 					more[i].Box = unzoom(more[i].Box, zoom, img.Bounds())

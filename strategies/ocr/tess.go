@@ -25,7 +25,13 @@ type tesseract struct {
 }
 
 func newTesseract() *tesseract {
-	return &tesseract{client: gosseract.NewClient()}
+	c := gosseract.NewClient()
+	// The API's default is a single uniform block; full automatic page segmentation is what
+	// the tesseract CLI and the reference use, and what gives blocks and paragraphs.
+	// SetPageSegMode before the lazy Init is lost, so it goes in as a variable, which
+	// gosseract applies after Init.
+	_ = c.SetVariable("tessedit_pageseg_mode", "3")
+	return &tesseract{client: c}
 }
 
 func (t *tesseract) close() { t.client.Close() }
@@ -43,18 +49,16 @@ func (t *tesseract) recognize(pgm []byte, langs string) ([]Word, error) {
 	if err := t.client.SetImageFromBytes(pgm); err != nil {
 		return nil, fmt.Errorf("tesseract: set image: %w", err)
 	}
-	boxes, err := t.client.GetBoundingBoxesVerbose()
+	// hOCR, not GetBoundingBoxesVerbose: gosseract's verbose iterator stops at the first block
+	// without text (a picture, a ruled area), dropping everything after it; Tesseract's own
+	// hOCR renderer walks every block.
+	hocr, err := t.client.HOCRText()
 	if err != nil {
 		return nil, fmt.Errorf("tesseract: %w", err)
 	}
-	words := make([]Word, 0, len(boxes))
-	for _, b := range boxes {
-		txt := strings.TrimSpace(b.Word)
-		if txt == "" {
-			continue
-		}
-		words = append(words, Word{Text: txt, Conf: b.Confidence, Box: b.Box,
-			Block: b.BlockNum, Par: b.ParNum, Line: b.LineNum, Order: len(words)})
+	words, err := parseHOCR(hocr)
+	if err != nil {
+		return nil, fmt.Errorf("tesseract: hOCR: %w", err)
 	}
 	return words, nil
 }
