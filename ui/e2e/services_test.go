@@ -89,6 +89,15 @@ func process(t *testing.T, name string, cmd *exec.Cmd) <-chan struct{} {
 	return done
 }
 
+// TestMain removes the quarry binary built for the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if build.bin != "" {
+		os.RemoveAll(filepath.Dir(build.bin))
+	}
+	os.Exit(code)
+}
+
 var build struct {
 	once sync.Once
 	bin  string
