@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydocs/quarry/plugins/host"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 	_ "github.com/quarrydocs/quarry/strategies/all"
+	"github.com/quarrydocs/quarry/strategies/ocr/auto"
 )
 
 // builtinPlugins are the in-process strategies run out of process by default, by re-executing
@@ -69,6 +70,8 @@ func setupPlugins(dirs []string) (*host.Host, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	errs = append(errs, h.Load(ctx))
+	// auto on a PDF mixing text and scanned pages: fast for the first, OCR for the others.
+	auto.Install()
 	return h, errors.Join(errs...)
 }
 
@@ -126,9 +129,6 @@ func pluginServe(args []string) error {
 	p, ok := engine.LookupStrategy(args[0])
 	if !ok {
 		return usageError("plugin serve: no built-in strategy %q", args[0])
-	}
-	if b, ok := p.(*host.Builtin); ok {
-		p = b.Local
 	}
 	sdk.ServePlugin(sdk.Plugin{Name: args[0], Strategies: []sdk.Strategy{{Name: args[0], Partition: p.Partition}}})
 	return nil

@@ -75,7 +75,7 @@ func (s *imageSource) original(int) []byte {
 	}
 	return nil
 }
-func (s *imageSource) close()     {}
+func (s *imageSource) close() {}
 
 func (s *imageSource) render(_ context.Context, n int) ([]byte, float64, error) {
 	frame := n - 1

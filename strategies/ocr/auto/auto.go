@@ -1,0 +1,134 @@
+// Package auto makes strategy "auto" work page by page on PDFs that mix born-digital and
+// scanned pages: pages with a text layer go through fast, image-only pages through ocr_only,
+// and the elements come back in page order as one result. It is pure Go (the OCR itself may
+// run in a plugin process) and wraps whatever fast and ocr_only are registered.
+package auto
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/pdf"
+)
+
+// Install wraps the registered fast and ocr_only strategies; without both it does nothing.
+// Call it after every strategy (and plugin) is registered.
+func Install() {
+	f, okf := engine.LookupStrategy("fast")
+	o, oko := engine.LookupStrategy("ocr_only")
+	if !okf || !oko {
+		return
+	}
+	if _, wrapped := f.(*Strategy); wrapped {
+		return
+	}
+	m := &mixed{fast: f, ocr: o}
+	engine.ReplaceStrategy("fast", &Strategy{inner: f, m: m})
+	engine.ReplaceStrategy("ocr_only", &Strategy{inner: o, m: m})
+}
+
+// Strategy is fast or ocr_only behind the per-page router.
+type Strategy struct {
+	inner engine.Partitioner
+	m     *mixed
+}
+
+type mixed struct{ fast, ocr engine.Partitioner }
+
+// ExtraPages is the option key the OCR strategies read to OCR only some pages.
+const ExtraPages = "ocr_pages"
+
+// Partition routes page by page when the caller asked for auto on a PDF; an explicit strategy
+// runs as asked.
+func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	st := strings.ToLower(opts.Strategy)
+	if (st != "auto" && st != "") || doc.MIMEType != "application/pdf" {
+		return s.inner.Partition(ctx, doc, opts, emit)
+	}
+	text, n, err := textPages(ctx, doc, opts)
+	if err != nil || n == 0 {
+		return s.inner.Partition(ctx, doc, opts, emit)
+	}
+	var scans []string
+	for p := 1; p <= n; p++ {
+		if !text[p] {
+			scans = append(scans, strconv.Itoa(p))
+		}
+	}
+	switch len(scans) {
+	case 0:
+		return s.m.fast.Partition(ctx, doc, opts, emit)
+	case n:
+		return s.m.ocr.Partition(ctx, doc, opts, emit)
+	}
+	opts.Log().Debug("auto: mixed PDF", "pages", n, "ocr_pages", strings.Join(scans, ","))
+	byPage := map[int][]element.Element{}
+	collect := func(keep func(int) bool) engine.Emit {
+		return func(e element.Element) error {
+			p := 0
+			if e.Metadata.PageNumber != nil {
+				p = *e.Metadata.PageNumber
+			}
+			if keep(p) {
+				byPage[p] = append(byPage[p], e)
+			}
+			return nil
+		}
+	}
+	if err := s.m.fast.Partition(ctx, doc, opts, collect(func(p int) bool { return text[p] })); err != nil {
+		return err
+	}
+	o := *opts
+	o.Extra = map[string]string{}
+	for k, v := range opts.Extra {
+		o.Extra[k] = v
+	}
+	o.Extra[ExtraPages] = strings.Join(scans, ",")
+	if err := s.m.ocr.Partition(ctx, doc, &o, collect(func(p int) bool { return !text[p] })); err != nil {
+		return err
+	}
+	pages := make([]int, 0, len(byPage))
+	for p := range byPage {
+		pages = append(pages, p)
+	}
+	slices.Sort(pages)
+	for _, p := range pages {
+		for _, e := range byPage[p] {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// HasText reports whether any page has a text layer: what auto asks fast before choosing it.
+func (s *Strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.Options) (bool, error) {
+	text, _, err := textPages(ctx, doc, opts)
+	return len(text) > 0, err
+}
+
+var _ engine.TextLayerProber = (*Strategy)(nil)
+
+// textPages returns the pages (1-based) that have a text layer, and the page count.
+func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) (map[int]bool, int, error) {
+	d, err := pdf.Open(ctx, doc.Content, doc.Size)
+	if err != nil {
+		return nil, 0, err
+	}
+	text := map[int]bool{}
+	for n := 1; n <= d.NumPages(); n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		p, err := d.Page(ctx, n, pdf.DefaultLAParams())
+		if err == nil && p.HasText() {
+			text[n] = true
+		}
+	}
+	return text, d.NumPages(), nil
+}
