@@ -52,9 +52,7 @@ func collapse(s string) string {
 	return b.String()
 }
 
-func trimPy(s string) string      { return strings.TrimFunc(s, isPySpace) }
-func trimLeftPy(s string) string  { return strings.TrimLeftFunc(s, isPySpace) }
-func trimRightPy(s string) string { return strings.TrimRightFunc(s, isPySpace) }
+func trimPy(s string) string { return strings.TrimFunc(s, isPySpace) }
 
 // runeLen is Python's len() of a str: the number of code points.
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
@@ -78,15 +76,6 @@ func lastRunes(s string, n int) string {
 type splitter struct {
 	max, overlap int
 	first        int
-}
-
-// split returns the first piece of s and the remainder (which starts with the overlap).
-func (sp splitter) split(s string) (string, string) {
-	if runeLen(s) <= sp.limit(0) {
-		return s, ""
-	}
-	piece, rest := sp.next(rstr{body: []rune(s)}, sp.limit(0))
-	return piece, rest.String()
 }
 
 func (sp splitter) limit(k int) int {

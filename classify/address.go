@@ -78,14 +78,9 @@ func isCityChar(c byte) bool { return isASCIILetter(c) || c == '.' || c == '-' }
 
 // spaceLen returns the byte length of a leading white-space rune of s, or 0.
 func spaceLen(s string) int {
-	for i, r := range s {
-		if i == 0 && isPySpace(r) {
-			if r < 0x80 {
-				return 1
-			}
-			return len(string(r))
-		}
-		break
+	r, size := utf8.DecodeRuneInString(s)
+	if size > 0 && isPySpace(r) {
+		return size
 	}
 	return 0
 }

@@ -70,10 +70,6 @@ type lexEntry struct {
 
 func (e lexEntry) has(t tag) bool { return e.set&(1<<t) != 0 }
 
-func (e lexEntry) hasVerb() bool {
-	return e.set&(1<<tagVB|1<<tagVBD|1<<tagVBG|1<<tagVBN|1<<tagVBP|1<<tagVBZ) != 0
-}
-
 func (e lexEntry) hasNoun() bool {
 	return e.set&(1<<tagNN|1<<tagNNS|1<<tagNNP|1<<tagNNPS) != 0
 }

@@ -213,6 +213,9 @@ func (cm *cmap) lookupUnicode(code uint32, n int) (string, bool) {
 			}
 			return "", false
 		}
+		if len(r.dst) == 0 {
+			return "", false // a bfrange with an empty destination maps nothing
+		}
 		u := make([]uint16, len(r.dst))
 		copy(u, r.dst)
 		u[len(u)-1] += uint16(off)

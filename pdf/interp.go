@@ -92,7 +92,6 @@ type interp struct {
 	actual []ActualText
 	// cur is the figure being filled (nil at page level).
 	cur     *Figure
-	depth   int
 	codes   []decodedCode
 	opCount int
 	// marked content stack: index into actual for spans with ActualText, else -1.

@@ -243,8 +243,10 @@ func gunzip(data []byte, limit int64) ([]byte, error) {
 	if err != nil {
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			if len(data) < 2 || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+				//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 				return nil, fmt.Errorf("Not a gzipped file (%s)", pyBytesRepr(data[:min(2, len(data))]))
 			}
+			//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 			return nil, errors.New("Compressed file ended before the end-of-stream marker was reached")
 		}
 		return nil, err
@@ -254,10 +256,12 @@ func gunzip(data []byte, limit int64) ([]byte, error) {
 	case err == nil && int64(len(out)) > limit:
 		return nil, errTooLarge
 	case errors.Is(err, io.ErrUnexpectedEOF):
+		//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 		return nil, errors.New("Compressed file ended before the end-of-stream marker was reached")
 	case errors.Is(err, gzip.ErrChecksum):
 		return nil, errors.New("CRC check failed")
 	case errors.Is(err, gzip.ErrHeader):
+		//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 		return nil, errors.New("Not a gzipped file")
 	case err != nil:
 		return nil, err

@@ -97,9 +97,8 @@ func wrapErr(err error) error { return opc.WrapError("odt", "", err) }
 
 // textStyle is the emphasis a named style gives, with its parent for inheritance.
 type textStyle struct {
-	bold, italic       *bool
-	parent             string
-	outlineLevelParent bool
+	bold, italic *bool
+	parent       string
 }
 
 type styles map[string]*textStyle

@@ -258,18 +258,6 @@ func colIndex(ref string) (int, bool) {
 	return col - 1, true
 }
 
-func rowIndex(ref string) (int, bool) {
-	i := strings.IndexAny(ref, "0123456789")
-	if i < 0 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(ref[i:])
-	if err != nil || n < 1 || n > 1<<20 {
-		return 0, false
-	}
-	return n - 1, true
-}
-
 // excelTime converts a date serial to a time as openpyxl does (1900 system with its leap-year
 // bug, or 1904), rounded to the microsecond.
 func excelTime(serial float64, date1904 bool) (time.Time, bool) {
