@@ -8,7 +8,6 @@ package ui
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -18,6 +17,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/quarrydocs/quarry/internal/apikey"
 )
 
 //go:embed templates/*.html
@@ -85,7 +86,7 @@ var pages = []page{
 // Handler serves the UI. Create it with New.
 type Handler struct {
 	cfg   Config
-	keys  [][]byte
+	keys  apikey.Keys
 	tmpl  map[string]*template.Template
 	mux   *http.ServeMux
 	asset http.Handler
@@ -96,11 +97,7 @@ type Handler struct {
 func New(cfg Config) *Handler {
 	cfg = cfg.withDefaults()
 	h := &Handler{cfg: cfg, tmpl: map[string]*template.Template{}}
-	for _, k := range cfg.APIKeys {
-		if k = strings.TrimSpace(k); k != "" {
-			h.keys = append(h.keys, []byte(k))
-		}
-	}
+	h.keys = apikey.New(cfg.APIKeys)
 	funcs := template.FuncMap{"kindsFor": kindsFor, "lower": strings.ToLower}
 	for _, p := range pages {
 		if _, ok := h.tmpl[p.Name]; ok {
@@ -171,7 +168,7 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 			return
 		}
 		d := pageData{
-			Page: pg, Pages: pages, Prefix: h.cfg.Prefix, AuthRequired: len(h.keys) > 0,
+			Page: pg, Pages: pages, Prefix: h.cfg.Prefix, AuthRequired: h.keys.Enabled(),
 			Kinds: Kinds, Schedules: Schedules, Strategies: Strategies, Chunkers: Chunkers,
 		}
 		switch pg.Path {
@@ -195,27 +192,10 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 }
 
 // authorized reports whether r carries an accepted key (always true without keys), with the
-// same headers the partition API accepts.
+// same headers and rules as the partition and platform APIs.
 func (h *Handler) authorized(r *http.Request) bool {
-	if len(h.keys) == 0 {
-		return true
-	}
-	var cands []string
-	for _, name := range []string{"unstructured-api-key", "service-api-key"} {
-		if v := r.Header.Get(name); v != "" {
-			cands = append(cands, v)
-		}
-	}
-	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
-		cands = append(cands, strings.TrimSpace(a[7:]))
-	}
-	ok := 0
-	for _, c := range cands {
-		for _, k := range h.keys {
-			ok |= subtle.ConstantTimeCompare(k, []byte(c))
-		}
-	}
-	return ok == 1
+	ok, _ := h.keys.Check(r.Header)
+	return ok
 }
 
 // handleSession lets the key dialog check a key before storing it in the browser session.
@@ -230,7 +210,7 @@ func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"auth_required":%t}`, len(h.keys) > 0)
+	fmt.Fprintf(w, `{"auth_required":%t}`, h.keys.Enabled())
 }
 
 func writeDetail(w http.ResponseWriter, status int, msg string) {
