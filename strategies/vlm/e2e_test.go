@@ -149,7 +149,7 @@ func (f *fakeAnthropic) pageCalls(page int) int {
 
 func isolateEnv(t *testing.T) {
 	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "QUARRY_VLM_PROVIDER", "QUARRY_VLM_MODEL",
-		EnvExtraModels, EnvConcurrency, EnvTimeout, "QUARRY_VLM_DRY_RUN", "QUARRY_VLM_FALLBACK", "QUARRY_VLM_DPI",
+		EnvExtraModels, EnvConcurrency, EnvTimeout, EnvMaxPages, "QUARRY_VLM_DRY_RUN", "QUARRY_VLM_FALLBACK", "QUARRY_VLM_DPI",
 		"QUARRY_VLM_CONCURRENCY", "QUARRY_VLM_MAX_RETRIES", "QUARRY_VLM_MAX_TOKENS"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
@@ -347,6 +347,16 @@ func TestFailures(t *testing.T) {
 		}
 		if !strings.Contains(logs.String(), "falling back to OCR") {
 			t.Errorf("fallback not logged:\n%s", logs)
+		}
+	})
+	t.Run("page cap", func(t *testing.T) {
+		f := newFakeAnthropic(t)
+		t.Setenv(EnvMaxPages, "2")
+		opts, _ := vlmOptions(nil)
+		_, err := engine.Partition(context.Background(), doc(t), opts)
+		var ee *engine.Error
+		if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || !strings.Contains(ee.Msg, "3 pages") || f.calls.Load() != 0 {
+			t.Errorf("%v", err)
 		}
 	})
 	t.Run("cancellation stops the pages", func(t *testing.T) {

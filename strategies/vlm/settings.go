@@ -40,6 +40,8 @@ const (
 	EnvConcurrency = "QUARRY_VLM_CONCURRENCY"
 	// EnvTimeout bounds one provider request (Go duration, default 5m).
 	EnvTimeout = "QUARRY_VLM_TIMEOUT"
+	// EnvMaxPages refuses documents with more pages (a cost guard; default unlimited).
+	EnvMaxPages = "QUARRY_VLM_MAX_PAGES"
 )
 
 type settings struct {
@@ -49,6 +51,7 @@ type settings struct {
 	concurrency int
 	maxRetries  int
 	maxTokens   int
+	maxPages    int
 	timeout     time.Duration
 	// backoff is the first retry delay, doubled each time (tests shorten it).
 	backoff    time.Duration
@@ -122,6 +125,13 @@ func parseSettings(opts *engine.Options, prov, model string, getenv func(string)
 			return s, engine.Errorf(engine.KindInternal, "vlm: %s=%q is not a duration", EnvTimeout, v)
 		}
 		s.timeout = d
+	}
+	if v := strings.TrimSpace(getenv(EnvMaxPages)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return s, engine.Errorf(engine.KindInternal, "vlm: %s=%q is not a page count", EnvMaxPages, v)
+		}
+		s.maxPages = n
 	}
 	x := knobs(opts, getenv)
 	if v, ok := x[ExtraDryRun]; ok {

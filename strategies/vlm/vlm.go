@@ -129,6 +129,10 @@ func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engi
 		return nil, err
 	}
 	j.pages = pd.NumPages()
+	if set.maxPages > 0 && j.pages > set.maxPages && !set.dryRun {
+		return nil, engine.Errorf(engine.KindUnprocessable,
+			"vlm: the document has %d pages; this server sends at most %d pages to a model (%s)", j.pages, set.maxPages, EnvMaxPages)
+	}
 	for i := 1; i <= j.pages; i++ {
 		w, h := pd.PageSize(i)
 		j.sizes = append(j.sizes, [2]float64{w, h})
