@@ -113,6 +113,20 @@ func OptionsFromForm(form map[string][]string) (Options, error) {
 			}
 		}
 	}
+	// Fields the API does not define are ignored by the reference; they are kept in Extra so a
+	// plugin strategy (or vlm's knobs, e.g. vlm_dry_run) can read them.
+	known := map[string]bool{"files": true}
+	for _, p := range Params() {
+		known[p.Name] = true
+	}
+	for k, vs := range values {
+		if !known[k] {
+			if o.Extra == nil {
+				o.Extra = map[string]string{}
+			}
+			o.Extra[k] = vs[len(vs)-1]
+		}
+	}
 	var errs []FieldError
 	fail := func(name, typ, msg string, input any, ctx map[string]any) {
 		errs = append(errs, FieldError{Type: typ, Loc: []string{"body", name}, Msg: msg, Input: input, Ctx: ctx})

@@ -35,6 +35,9 @@ func TestOptionsFromForm(t *testing.T) {
 	if o.Chunking.Strategy != "by_title" || *o.Chunking.MaxCharacters != 1000 || !o.Chunking.MultipageSections {
 		t.Errorf("chunking parsed wrong: %+v", o.Chunking)
 	}
+	if o.Extra["unknown_field"] != "ignored" || o.Extra["files"] != "" {
+		t.Errorf("unknown fields not kept in Extra: %v", o.Extra)
+	}
 	// Defaults of the OSS server.
 	d, _ := engine.OptionsFromForm(nil)
 	if d.Strategy != "auto" || !d.PDFInferTableStructure || !d.IncludeSlideNotes || d.StartingPageNumber != 1 {

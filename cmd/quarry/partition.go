@@ -54,6 +54,14 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		fs.Var(fv, p.Name, help)
 	}
+	fs.Func("param", "`name=value` for a strategy's own parameter (repeatable), e.g. vlm_dry_run=true", func(v string) error {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("want name=value, got %q", v)
+		}
+		form[name] = append(form[name], value)
+		return nil
+	})
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: quarry partition [flags] FILE…\n\nFlags carry the partition API's form-field names; lists are comma-separated or repeated.")
