@@ -68,8 +68,8 @@ func fragments(ws []Word) [][]Word {
 	var out [][]Word
 	start := 0
 	for k := 1; k < len(ws); k++ {
-		// A lone mark before the gap is a bullet, not a column.
-		if k-start == 1 && len([]rune(ws[start].Text)) <= 2 {
+		// A lone mark before the gap (a bullet, an item or section number) is not a column.
+		if k-start == 1 && (len([]rune(ws[start].Text)) <= 2 || sectionRE.MatchString(ws[start].Text)) {
 			continue
 		}
 		if 10*(ws[k].Box.Min.X-ws[k-1].Box.Max.X) > 14*h {
@@ -210,6 +210,8 @@ func ocrOnlyRegions(words []Word) []region {
 	}
 	return out
 }
+
+var sectionRE = regexp.MustCompile(`^\d+(\.\d+)*\.?$`)
 
 var captionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.)\s*[0-9IVX]+[.:]?`)
 

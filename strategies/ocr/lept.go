@@ -19,7 +19,16 @@ static int q_tiff_count(const l_uint8 *d, size_t n) {
 static int q_decode(const l_uint8 *d, size_t n, int frame, l_uint8 **out, size_t *outn) {
 	PIX *p = frame >= 0 ? pixReadMemTiff(d, n, frame) : pixReadMem(d, n);
 	if (!p) return 1;
-	PIX *g = pixConvertTo8(p, 0);
+	// Colour: the darkest channel, so dark text stays dark on a tinted background (a table
+	// header) where luminance would bring them close.
+	PIX *g = NULL;
+	if (pixGetDepth(p) == 32) g = pixConvertRGBToGrayMinMax(p, L_CHOOSE_MIN);
+	else {
+		PIX *c = pixRemoveColormap(p, REMOVE_CMAP_BASED_ON_SRC);
+		if (c && pixGetDepth(c) == 32) g = pixConvertRGBToGrayMinMax(c, L_CHOOSE_MIN);
+		else if (c) g = pixConvertTo8(c, 0);
+		pixDestroy(&c);
+	}
 	pixDestroy(&p);
 	if (!g) return 2;
 	int r = pixWriteMem(out, outn, g, IFF_PNM);

@@ -225,11 +225,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
 	}
 	clean := removeRules(img)
-	input := encodePGM(clean)
-	if orig := src.original(n); orig != nil {
-		input = orig
-	}
-	words, err := t.recognize(input, langs)
+	words, err := t.recognize(encodePGM(clean), langs)
 	if err != nil {
 		return pageResult{err: err}
 	}

@@ -24,10 +24,6 @@ type source interface {
 	// render returns page n (1-based) as a grey PGM and the scale from PDF points to its
 	// pixels (0 for images, which have no point space).
 	render(ctx context.Context, n int) ([]byte, float64, error)
-	// original returns the encoded image of page n when Tesseract should read it rather than
-	// the grey rendering (nil otherwise): on colour images Tesseract thresholds each channel
-	// and keeps the best, which reads dark text on tinted backgrounds that grey loses.
-	original(n int) []byte
 	close()
 }
 
@@ -69,12 +65,6 @@ type imageSource struct {
 
 func (s *imageSource) count() int { return s.frames }
 
-func (s *imageSource) original(int) []byte {
-	if s.single {
-		return s.data
-	}
-	return nil
-}
 func (s *imageSource) close() {}
 
 func (s *imageSource) render(_ context.Context, n int) ([]byte, float64, error) {
@@ -119,8 +109,6 @@ func newPDFSource(doc *engine.Document, data []byte, pages, dpi int) (*pdfSource
 }
 
 func (s *pdfSource) count() int { return s.pages }
-
-func (s *pdfSource) original(int) []byte { return nil }
 
 func (s *pdfSource) close() {
 	if s.tmp != "" {

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"image"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -237,7 +238,7 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 	for c := range cols {
 		marks := true
 		for _, row := range cells {
-			if t := row[c].Text; len([]rune(t)) > 3 {
+			if t := row[c].Text; t != "" && !isMarker(t) {
 				marks = false
 			}
 		}
@@ -266,3 +267,9 @@ func isRule(s string) bool {
 
 // debugRows is set by tests to see the rows.
 var debugRows func([]*row)
+
+var markerRE = regexp.MustCompile(`^(\d{1,3}[.)]?|[a-z][.)]|[eo°«©*•●·\-–])$`)
+
+// isMarker reports whether a cell holds only a list marker: a bullet (or what Tesseract reads
+// for one) or an item number.
+func isMarker(s string) bool { return markerRE.MatchString(strings.TrimSpace(s)) }

@@ -31,6 +31,9 @@ func newTesseract() *tesseract {
 	// SetPageSegMode before the lazy Init is lost, so it goes in as a variable, which
 	// gosseract applies after Init.
 	_ = c.SetVariable("tessedit_pageseg_mode", "3")
+	// Sauvola's local threshold instead of global Otsu: text on a tinted fill (a table
+	// header, a highlighted box) survives binarisation.
+	_ = c.SetVariable("thresholding_method", "2")
 	return &tesseract{client: c}
 }
 
