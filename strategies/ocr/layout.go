@@ -240,7 +240,8 @@ func hiResType(text string, lines int, box image.Rectangle, page image.Rectangle
 	switch {
 	case typ == element.Title && lines <= 2:
 		return element.Title
-	case typ == element.UncategorizedText:
+	case typ == element.UncategorizedText && len(strings.Fields(text)) < 3:
+		// Fragments stay uncategorised; longer text a layout model calls body text.
 		return element.UncategorizedText
 	}
 	return element.NarrativeText

@@ -61,9 +61,6 @@ func detectTables(words []Word, used []bool) []region {
 		}
 		r.segs = append(r.segs, seg)
 	}
-	if debugRows != nil {
-		debugRows(rows)
-	}
 	var out []region
 	for start := 0; start < len(rows); {
 		if len(rows[start].segs) < 2 {
@@ -264,9 +261,6 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 func isRule(s string) bool {
 	return strings.Trim(s, "|[]_—–-=:;!l1I") == "" && strings.ContainsAny(s, "|[]_—–=")
 }
-
-// debugRows is set by tests to see the rows.
-var debugRows func([]*row)
 
 var markerRE = regexp.MustCompile(`^(\d{1,3}[.)]?|[a-z][.)]|[eo°«©*•●·\-–])$`)
 
