@@ -88,6 +88,9 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 	}
 	jc := cfg.Jobs
 	jc.Store, jc.Secrets, jc.Workers, jc.Logger, jc.InProcess = st, box, cfg.Workers, cfg.Logger, cfg.InProcess
+	if jc.UploadDir == "" {
+		jc.UploadDir = filepath.Join(cfg.DataDir, "uploads")
+	}
 	runner, err := jobs.New(ctx, jc)
 	if err != nil {
 		st.Close()

@@ -32,6 +32,8 @@ type Config struct {
 	Logger  *slog.Logger
 	// MaxBodyBytes caps a JSON request body (default 10 MiB).
 	MaxBodyBytes int64
+	// MaxUploadBytes caps a multipart body of uploaded files (default 1 GiB).
+	MaxUploadBytes int64
 }
 
 // API is the platform API handler.
@@ -42,7 +44,9 @@ type API struct {
 	keys   apikey.Keys
 	log    *slog.Logger
 	max    int64
-	mux    *http.ServeMux
+	// maxUpload caps multipart bodies (on-demand jobs, runs with input_files).
+	maxUpload int64
+	mux       *http.ServeMux
 }
 
 // Prefix is where the API is mounted.
@@ -56,6 +60,10 @@ func New(cfg Config) *API {
 	}
 	if a.max <= 0 {
 		a.max = 10 << 20
+	}
+	a.maxUpload = cfg.MaxUploadBytes
+	if a.maxUpload <= 0 {
+		a.maxUpload = 1 << 30
 	}
 	m := http.NewServeMux()
 	a.mux = m
@@ -82,6 +90,9 @@ func New(cfg Config) *API {
 	handle("DELETE /api/v1/workflows/{id}", a.deleteWorkflow)
 	handle("POST /api/v1/workflows/{id}/run", a.runWorkflow)
 	handle("GET /api/v1/jobs", a.listJobs)
+	handle("POST /api/v1/jobs", a.createJob)
+	handle("GET /api/v1/templates", a.listTemplates)
+	handle("GET /api/v1/templates/{id}", a.getTemplate)
 	handle("GET /api/v1/jobs/{id}", a.getJob)
 	handle("POST /api/v1/jobs/{id}/cancel", a.cancelJob)
 	handle("GET /api/v1/jobs/{id}/details", a.jobDetails)
@@ -158,7 +169,7 @@ func validation(w http.ResponseWriter, errs []engine.FieldError) {
 		for j, l := range fe.Loc {
 			loc[j] = l
 			// List indexes are integers in FastAPI's locations.
-			if j > 0 && fe.Loc[j-1] == "workflow_nodes" {
+			if j > 0 && (fe.Loc[j-1] == "workflow_nodes" || fe.Loc[j-1] == "job_nodes") {
 				var n int
 				if _, err := fmt.Sscanf(l, "%d", &n); err == nil {
 					loc[j] = n

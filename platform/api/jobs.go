@@ -95,6 +95,17 @@ func (a *API) jobInfo(r *http.Request, j *store.Job) (JobInfo, error) {
 		d := isoDuration(end.Sub(*j.StartedAt))
 		info.Runtime = &d
 	}
+	if jobs.IsUpload(j) {
+		// The uploaded files are known from the start; their ids are the download's file_id.
+		files, err := a.st.ListFiles(ctx, j.ID, "")
+		if err != nil {
+			return JobInfo{}, err
+		}
+		info.InputFileIDs = make([]string, len(files))
+		for i, f := range files {
+			info.InputFileIDs[i] = f.ID
+		}
+	}
 	outs, err := a.st.OutputNodes(ctx, j.ID)
 	if err != nil {
 		return JobInfo{}, err
@@ -185,6 +196,7 @@ func (a *API) cancelJob(w http.ResponseWriter, r *http.Request) {
 		detail(w, http.StatusConflict, fmt.Sprintf("Job %s is not active (status %s)", j.ID, j.Status))
 		return
 	}
+	a.runner.Stopped(j)
 	writeJSON(w, http.StatusOK, map[string]any{"id": j.ID, "status": "cancelled", "message": "Job successfully cancelled."})
 }
 
@@ -199,7 +211,9 @@ func (a *API) jobDetails(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	srcType, dstType := "", ""
-	if con, err := a.st.GetConnector(r.Context(), store.RoleSource, j.SourceID); err == nil {
+	if jobs.IsUpload(j) {
+		srcType = "local"
+	} else if con, err := a.st.GetConnector(r.Context(), store.RoleSource, j.SourceID); err == nil {
 		srcType = con.Type
 	}
 	if con, err := a.st.GetConnector(r.Context(), store.RoleDestination, j.DestinationID); err == nil {
@@ -210,7 +224,9 @@ func (a *API) jobDetails(w http.ResponseWriter, r *http.Request) {
 	for _, n := range j.Nodes {
 		all = append(all, node{n.Name, n.Type, n.Subtype})
 	}
-	all = append(all, node{"Destination", "destination", dstType})
+	if j.DestinationID != "" {
+		all = append(all, node{"Destination", "destination", dstType})
+	}
 	stats := make([]NodeStat, len(all))
 	for i, n := range all {
 		s := NodeStat{NodeName: n.name, NodeType: n.typ, NodeSubtype: n.sub}

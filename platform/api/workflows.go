@@ -373,15 +373,27 @@ func (a *API) runWorkflow(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var files []jobs.Upload
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
-		detail(w, http.StatusBadRequest, "input_files are only accepted by local-file workflows, which Quarry does not have; use a local source connector")
-		return
+		if !a.parseMultipart(w, r) {
+			return
+		}
+		defer r.MultipartForm.RemoveAll()
+		files = uploads(r)
 	}
-	if wf.SourceID == nil || wf.DestinationID == nil {
-		detail(w, http.StatusBadRequest, fmt.Sprintf("Workflow %s needs a source and a destination to run", wf.ID))
-		return
+	var j *store.Job
+	var err error
+	if len(files) > 0 {
+		// Uploaded files replace the source, as for the reference's local-file workflows; the
+		// destination, when there is one, still receives the elements.
+		j, err = a.runner.RunUploads(r.Context(), wf, "persistent", files)
+	} else {
+		if wf.SourceID == nil || wf.DestinationID == nil {
+			detail(w, http.StatusBadRequest, fmt.Sprintf("Workflow %s needs a source and a destination to run, or input_files", wf.ID))
+			return
+		}
+		j, err = a.runner.Run(r.Context(), wf, "persistent")
 	}
-	j, err := a.runner.Run(r.Context(), wf, "persistent")
 	if errors.Is(err, jobs.ErrActive) {
 		detail(w, http.StatusConflict, fmt.Sprintf("Workflow %s already has an active job", wf.ID))
 		return

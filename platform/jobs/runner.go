@@ -52,6 +52,9 @@ type Config struct {
 	FileTimeout time.Duration
 	// InProcess runs pure-Go partition strategies in this process (engine.Options.InProcess).
 	InProcess bool
+	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
+	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
+	UploadDir string
 }
 
 // Runner enqueues and (unless configured not to) works jobs.

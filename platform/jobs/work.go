@@ -82,14 +82,18 @@ func (r *Runner) workList(ctx context.Context, t *river.Job[listArgs]) error {
 		return r.st.FailJob(ctx, jobID, msg, time.Now())
 	}
 	if _, err := Options(job.Nodes); err != nil {
-		return fail("invalid workflow nodes: " + err.Error())
+		return r.failUploads(job, fail("invalid workflow nodes: "+err.Error()))
 	}
-	src, err := r.OpenSource(ctx, job.SourceID)
-	if err != nil {
-		return fail("cannot open the source: " + err.Error())
+	var src connectors.Source = noSource{}
+	if !IsUpload(job) {
+		if src, err = r.OpenSource(ctx, job.SourceID); err != nil {
+			return fail("cannot open the source: " + err.Error())
+		}
 	}
-	if _, err := r.OpenDestination(ctx, job.DestinationID); err != nil {
-		return fail("cannot open the destination: " + err.Error())
+	if job.DestinationID != "" {
+		if _, err := r.OpenDestination(ctx, job.DestinationID); err != nil {
+			return r.failUploads(job, fail("cannot open the destination: "+err.Error()))
+		}
 	}
 
 	var batch []river.InsertManyParams
@@ -165,7 +169,28 @@ func (r *Runner) workList(ctx context.Context, t *river.Job[listArgs]) error {
 		return err
 	}
 	log.Info("listed source", "files", seq, "skipped_unchanged", skipped)
-	_, err = r.st.MaybeFinishJob(ctx, jobID, time.Now())
+	status, err := r.st.MaybeFinishJob(ctx, jobID, time.Now())
+	if err == nil {
+		r.cleanUploads(job, status)
+	}
+	return err
+}
+
+// noSource stands for the source of a job of uploaded files, which were recorded when the job
+// was created: there is nothing to list.
+type noSource struct{}
+
+func (noSource) List(context.Context, func(connectors.Document) error) error { return nil }
+func (noSource) Check(context.Context) error                                 { return nil }
+func (noSource) Open(context.Context, connectors.Document) (io.ReadCloser, error) {
+	return nil, errors.New("jobs: uploaded files are opened by file id")
+}
+
+// failUploads removes the uploads of a job that failed before processing its files.
+func (r *Runner) failUploads(job *store.Job, err error) error {
+	if err == nil {
+		r.cleanUploads(job, store.JobFailed)
+	}
 	return err
 }
 
@@ -187,12 +212,15 @@ func (r *Runner) workFile(ctx context.Context, t *river.Job[fileArgs]) error {
 		if err != nil || !ok {
 			return err
 		}
-		if state == store.FileSuccess {
+		if state == store.FileSuccess && !IsUpload(job) {
 			if err := r.st.RecordProcessed(context.WithoutCancel(ctx), job.WorkflowID, f.DocID, f.Version, time.Now()); err != nil {
 				return err
 			}
 		}
-		_, err = r.st.MaybeFinishJob(context.WithoutCancel(ctx), job.ID, time.Now())
+		status, err := r.st.MaybeFinishJob(context.WithoutCancel(ctx), job.ID, time.Now())
+		if err == nil {
+			r.cleanUploads(job, status)
+		}
 		return err
 	}
 	if job.Status != store.JobInProgress {
@@ -220,11 +248,17 @@ func (r *Runner) process(ctx context.Context, job *store.Job, f *store.JobFile) 
 	if err := json.Unmarshal(f.Document, &doc); err != nil {
 		return 0, nil, 0, fmt.Errorf("decode document: %w", err)
 	}
-	src, err := r.OpenSource(ctx, job.SourceID)
-	if err != nil {
-		return 0, nil, 0, err
+	var rc io.ReadCloser
+	var err error
+	if IsUpload(job) {
+		rc, err = r.openUpload(job.ID, f.ID)
+	} else {
+		var src connectors.Source
+		if src, err = r.OpenSource(ctx, job.SourceID); err != nil {
+			return 0, nil, 0, err
+		}
+		rc, err = src.Open(ctx, doc)
 	}
-	rc, err := src.Open(ctx, doc)
 	if err != nil {
 		return 0, nil, 0, fmt.Errorf("read %s: %w", doc.ID, err)
 	}
@@ -272,12 +306,14 @@ func (r *Runner) process(ctx context.Context, job *store.Job, f *store.JobFile) 
 	}
 	destStage := len(job.Nodes) + 1
 	r.st.SetStage(ctx, f.ID, r.cfg.WorkerID, destStage)
-	dst, err := r.OpenDestination(ctx, job.DestinationID)
-	if err != nil {
-		return 0, nil, destStage, err
-	}
-	if err := dst.Write(ctx, doc, elements); err != nil {
-		return 0, nil, destStage, fmt.Errorf("write %s: %w", doc.ID, err)
+	if job.DestinationID != "" {
+		dst, err := r.OpenDestination(ctx, job.DestinationID)
+		if err != nil {
+			return 0, nil, destStage, err
+		}
+		if err := dst.Write(ctx, doc, elements); err != nil {
+			return 0, nil, destStage, fmt.Errorf("write %s: %w", doc.ID, err)
+		}
 	}
 	var out *store.Output
 	if len(job.Nodes) > 0 {
