@@ -2,16 +2,22 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrydocs/quarry/platform"
 )
 
 const narrative = "Quarterly Report\n\nThis is a short narrative paragraph about the platform and its uploads.\n"
@@ -24,7 +30,7 @@ func (c *client) upload(path, requestData string, files map[string]string) (int,
 	if requestData != "" {
 		mw.WriteField("request_data", requestData)
 	}
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		fw, _ := mw.CreateFormFile("input_files", name)
 		io.WriteString(fw, files[name])
 	}
@@ -43,21 +49,6 @@ func (c *client) upload(path, requestData string, files map[string]string) (int,
 		c.t.Fatalf("POST %s: not JSON: %s", path, raw)
 	}
 	return resp.StatusCode, v
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 func (c *client) waitJob(id string) map[string]any {
@@ -256,4 +247,62 @@ func TestWorkflowRunWithFiles(t *testing.T) {
 			t.Fatalf("bare job = %v", job)
 		}
 	})
+}
+
+func TestWorkflowFromTemplate(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	wf := c.must(200, "POST", "/api/v1/workflows", map[string]any{"name": "t", "workflow_type": "template", "template_id": "partition-and-chunk-by-title"})
+	nodes := wf["workflow_nodes"].([]any)
+	if len(nodes) != 2 || nodes[1].(map[string]any)["type"] != "chunk" {
+		t.Fatalf("workflow = %v", wf)
+	}
+	tpl := c.must(200, "GET", "/api/v1/templates/partition-and-chunk-by-title", nil)
+	if nodes[0].(map[string]any)["id"] == tpl["nodes"].([]any)[0].(map[string]any)["id"] {
+		t.Error("a workflow shares node ids with its template")
+	}
+	code, v := c.do("POST", "/api/v1/workflows", map[string]any{"name": "u", "workflow_type": "template", "template_id": "nope"})
+	if code != 422 || !strings.Contains(fmt.Sprint(v), "[body template_id]") {
+		t.Fatalf("unknown template: %d %v", code, v)
+	}
+}
+
+func TestCancelUploadJob(t *testing.T) {
+	dir := t.TempDir()
+	// No workers: the job stays scheduled until cancelled.
+	c, err := openNoWorkers(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v := c.upload("/api/v1/jobs", `{"template_id": "fast-partition"}`, map[string]string{"a.txt": narrative})
+	if code != 200 {
+		t.Fatalf("create: %d %v", code, v)
+	}
+	jid := v.(map[string]any)["id"].(string)
+	if _, err := os.Stat(filepath.Join(dir, "uploads", jid)); err != nil {
+		t.Fatalf("uploads not stored: %v", err)
+	}
+	c.must(200, "POST", "/api/v1/jobs/"+jid+"/cancel", nil)
+	if _, err := os.Stat(filepath.Join(dir, "uploads", jid)); !os.IsNotExist(err) {
+		t.Errorf("uploads of a cancelled job kept: %v", err)
+	}
+	if j := c.must(200, "GET", "/api/v1/jobs/"+jid, nil); j["status"] != "STOPPED" {
+		t.Fatalf("cancelled job = %v", j)
+	}
+}
+
+// openNoWorkers serves the API of a platform that only enqueues.
+func openNoWorkers(t *testing.T, dir string) (*client, error) {
+	t.Helper()
+	p, err := platform.Open(context.Background(), platform.Config{DataDir: dir, APIKeys: []string{key}, Workers: -1})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/", p.Handler())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		p.Close(5 * time.Second)
+	})
+	return &client{t: t, srv: srv}, nil
 }

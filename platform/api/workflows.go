@@ -43,7 +43,8 @@ type CronEntry struct {
 	CronExpression string `json:"cron_expression"`
 }
 
-var workflowTypes = []string{"basic", "advanced", "platinum", "custom"}
+// workflowTypes adds the 2026 SDK's template (nodes from template_id) to the spec's enum.
+var workflowTypes = []string{"basic", "advanced", "platinum", "custom", "template"}
 
 func workflowInfo(wf *store.Workflow) WorkflowInfo {
 	info := WorkflowInfo{ID: wf.ID, Name: wf.Name, Sources: []string{}, Destinations: []string{}, WorkflowType: wf.WorkflowType,
@@ -203,6 +204,18 @@ func (a *API) applyWorkflow(r *http.Request, f *fields, wf *store.Workflow, crea
 	}
 	if v, present := f.body["workflow_nodes"]; present {
 		wf.Nodes = f.nodes(v)
+	}
+	// template_id (2026 SDK) takes the nodes of a template when workflow_nodes gives none.
+	if tid, ok := f.str("template_id", false); ok {
+		t, found := lookupTemplate(tid)
+		switch {
+		case !found:
+			f.fail("value_error", "Value error, template "+tid+" not found", tid, "template_id")
+		case f.body["workflow_nodes"] != nil:
+			f.fail("value_error", "Value error, give either template_id or workflow_nodes, not both", tid, "template_id")
+		default:
+			wf.Nodes = templateNodes(t)
+		}
 	}
 	if v, present := f.body["schedule"]; present {
 		switch s := v.(type) {
