@@ -53,8 +53,8 @@ var iso639 = map[string][]string{
 }
 
 // TesseractLanguages maps request languages (languages, else the deprecated ocr_languages) to a
-// Tesseract language string as the reference does (§7.6): names to codes, packs kept, ISO codes
-// expanded to every pack starting with the code, duplicates removed, "eng" when nothing is left.
+// Tesseract language string as the reference does (§7.6): names to codes, full pack names kept,
+// ISO codes expanded to every pack of the language, duplicates removed, "eng" when nothing is left.
 func TesseractLanguages(languages, ocrLanguages []string) string {
 	req := languages
 	if len(nonEmpty(req)) == 0 {
@@ -79,7 +79,9 @@ func TesseractLanguages(languages, ocrLanguages []string) string {
 		if c, ok := languageNames[l]; ok {
 			l = c
 		}
-		if isPack(l) {
+		// A full pack name (chi_sim, aze_cyrl) is kept; a bare code, even one that is also a
+		// pack (kor), brings every pack of the language (kor+kor_vert), as the reference does.
+		if isPack(l) && strings.Contains(l, "_") {
 			add(l)
 			continue
 		}
