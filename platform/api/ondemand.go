@@ -76,14 +76,16 @@ var jobNodesKeys = []string{"job_nodes", "workflow_nodes"}
 // endpoint; there is no destination.
 func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil}})
+		validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil},
+			{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}})
 		return
 	}
 	if !a.parseMultipart(w, r) {
 		return
 	}
 	defer r.MultipartForm.RemoveAll()
-	var errs []engine.FieldError
+	// request_data problems come first and input_files last, in the form's field order.
+	var errs, filesErr []engine.FieldError
 	raw, present, err := requestData(r.MultipartForm)
 	if err != nil {
 		detail(w, http.StatusBadRequest, "Cannot read request_data: "+err.Error())
@@ -91,23 +93,22 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	files := uploads(r)
 	if len(files) == 0 {
-		errs = append(errs, engine.FieldError{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil})
+		filesErr = []engine.FieldError{{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}}
 	}
 	if !present {
-		errs = append(errs, engine.FieldError{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil})
-		validation(w, errs)
+		validation(w, append([]engine.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil}}, filesErr...))
 		return
 	}
 	var decoded any
 	if err := json.Unmarshal([]byte(raw), &decoded); err != nil {
-		validation(w, append(errs, engine.FieldError{Type: "json_invalid", Loc: []string{"body", "request_data"}, Msg: "Invalid JSON",
-			Input: raw, Ctx: map[string]any{"error": err.Error()}}))
+		validation(w, append([]engine.FieldError{{Type: "json_invalid", Loc: []string{"body", "request_data"}, Msg: "Invalid JSON",
+			Input: raw, Ctx: map[string]any{"error": err.Error()}}}, filesErr...))
 		return
 	}
 	body, ok := decoded.(map[string]any)
 	if !ok {
-		validation(w, append(errs, engine.FieldError{Type: "model_attributes_type", Loc: []string{"body", "request_data"},
-			Msg: "Input should be a valid dictionary or object to extract fields from", Input: decoded}))
+		validation(w, append([]engine.FieldError{{Type: "model_attributes_type", Loc: []string{"body", "request_data"},
+			Msg: "Input should be a valid dictionary or object to extract fields from", Input: decoded}}, filesErr...))
 		return
 	}
 	f := &fields{body: body}
@@ -147,7 +148,7 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 		fe.Loc = append([]string{"body", "request_data"}, fe.Loc[1:]...)
 		errs = append(errs, fe)
 	}
-	if len(errs) > 0 {
+	if errs = append(errs, filesErr...); len(errs) > 0 {
 		validation(w, errs)
 		return
 	}
