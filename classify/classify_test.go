@@ -16,6 +16,8 @@ func TestText(t *testing.T) {
 		{"New York, NY 10001-1234", "New York, NY 10001-1234", element.Address},
 		{"Important points:", "Important points:", element.Title},
 		{"This is a test document to use for unit tests.", "This is a test document to use for unit tests.", element.NarrativeText},
+		// "this" before a verb is a pronoun, not an article turning "is" into a noun.
+		{"This is a short paragraph about the platform.", "This is a short paragraph about the platform.", element.NarrativeText},
 		{"• Send in your taxes", "Send in your taxes", element.ListItem},
 		{"- dash item", "dash item", element.ListItem},
 		{"1. Introduction to the topic", "1. Introduction to the topic", element.ListItem},

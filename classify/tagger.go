@@ -228,8 +228,8 @@ func tagSentence(toks []token) bool {
 			switch {
 			case (prev == tagTO || prev == tagMD) && e.has(tagVB):
 				t.tag = tagVB
-			case t.tag.isVerb() && e.hasNoun() &&
-				(prev == tagDT || prev == tagPRPS || prev == tagJJ || prev == tagPOS || prev == tagCD || prev == tagIN):
+			case t.tag.isVerb() && e.hasNoun() && (prev == tagPRPS || prev == tagJJ || prev == tagPOS ||
+				prev == tagCD || prev == tagIN || (prev == tagDT && isArticle(toks[i-1].word))):
 				t.tag = firstNoun(e)
 			case t.tag.isNoun() && prev == tagPRP && (e.has(tagVBP) || e.has(tagVBD) || e.has(tagVBZ)):
 				t.tag = tagVBP
@@ -238,6 +238,17 @@ func tagSentence(toks []token) bool {
 		if t.tag.isVerb() {
 			return true
 		}
+	}
+	return false
+}
+
+// isArticle reports whether a determiner cannot stand as a pronoun, so a following word that may
+// be a noun is one ("the run"); "this", "that", "these" and "those" often are pronouns followed
+// by their verb ("this is").
+func isArticle(w string) bool {
+	switch strings.ToLower(w) {
+	case "the", "a", "an", "every", "each", "another", "no":
+		return true
 	}
 	return false
 }
