@@ -74,8 +74,13 @@ func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Doc
 			start.Path = f.Name()
 		}
 	}
+	// io.EOF from Send means the plugin has already answered (an early error): stop sending
+	// and read the answer.
 	if err := stream.Send(&pluginv1.PartitionRequest{Msg: &pluginv1.PartitionRequest_Start{Start: start}}); err != nil {
-		return fmt.Errorf("send start: %w", recvCause(stream, err))
+		if err != io.EOF {
+			return fmt.Errorf("send start: %w", err)
+		}
+		return c.receive(stream, emit, progress)
 	}
 	if start.Path == "" {
 		buf := make([]byte, min(int64(ChunkSize), max(doc.Size, 1)))
@@ -83,7 +88,10 @@ func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Doc
 			n, rerr := doc.Content.ReadAt(buf[:min(int64(len(buf)), doc.Size-off)], off)
 			if n > 0 {
 				if err := stream.Send(&pluginv1.PartitionRequest{Msg: &pluginv1.PartitionRequest_Chunk{Chunk: buf[:n]}}); err != nil {
-					return fmt.Errorf("send document: %w", recvCause(stream, err))
+					if err != io.EOF {
+						return fmt.Errorf("send document: %w", err)
+					}
+					return c.receive(stream, emit, progress)
 				}
 				off += int64(n)
 			}
@@ -98,6 +106,11 @@ func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Doc
 	if err := stream.CloseSend(); err != nil {
 		return fmt.Errorf("close send: %w", err)
 	}
+	return c.receive(stream, emit, progress)
+}
+
+// receive reads the plugin's answer: batches and progress until Done or an Error.
+func (c *Client) receive(stream pluginv1.Strategy_PartitionClient, emit engine.Emit, progress ProgressFunc) error {
 	for {
 		m, err := stream.Recv()
 		if err == io.EOF {
@@ -140,18 +153,6 @@ func (e *emitError) Unwrap() error { return e.err }
 func IsEmitError(err error) bool {
 	var e *emitError
 	return errors.As(err, &e)
-}
-
-// recvCause returns the stream's real error after a failed Send (gRPC reports io.EOF from
-// Send and the status from Recv).
-func recvCause(stream pluginv1.Strategy_PartitionClient, err error) error {
-	if err != io.EOF {
-		return err
-	}
-	if _, rerr := stream.Recv(); rerr != nil && rerr != io.EOF {
-		return rerr
-	}
-	return err
 }
 
 // IsIncomplete reports whether err means the plugin closed the stream without a result.
