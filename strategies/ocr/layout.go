@@ -275,7 +275,8 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc) [
 	}
 	var rest []Word
 	for i, w := range words {
-		if !used[i] {
+		// Ruling read as characters outside any table is noise, not text.
+		if !used[i] && !isRule(w.Text) {
 			rest = append(rest, w)
 		}
 	}
