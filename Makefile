@@ -11,8 +11,12 @@ SAMPLE  ?= testdata/reference/docs/fake-text.txt
 deps:
 	@scripts/deps.sh
 
+# quarry itself is pure Go; the OCR strategies (hi_res, ocr_only) are a cgo plugin installed
+# beside it with its checksum, where the plugin host finds it.
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/quarry ./cmd/quarry
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry ./cmd/quarry
+	CGO_ENABLED=1 $(GO) build -o bin/quarry-plugin-ocr ./cmd/quarry-plugin-ocr
+	bin/quarry plugin checksum bin/quarry-plugin-ocr
 
 run: deps build
 	bin/quarry partition $(SAMPLE)

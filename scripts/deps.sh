@@ -13,6 +13,7 @@ APT_PACKAGES=(
   libheif-examples
   html2text
   postgresql chromium
+  g++ pkg-config util-linux
 )
 
 missing=()
