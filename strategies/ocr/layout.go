@@ -35,11 +35,7 @@ type layerFunc func(image.Rectangle) string
 // paragraphs groups words by Tesseract's (block, paragraph), in its reading order, and splits
 // a paragraph further where its lines say a new one starts. Lines are joined by spaces.
 func paragraphs(words []Word) []region {
-	var out []region
-	for _, p := range splitParagraphs(toLines(words, nil)) {
-		out = append(out, p)
-	}
-	return out
+	return splitParagraphs(toLines(words, nil))
 }
 
 // toLines cuts words into Tesseract's lines and takes each line's text from the text layer

@@ -111,12 +111,12 @@ func TestImageBlockCrops(t *testing.T) {
 
 // Every frame of a TIFF is a page.
 func TestTIFFFrames(t *testing.T) {
-	pgm, err := decodeGrey(mustRead(t, filepath.Join(refDir, "docs", "DA-1p.heic")), -1)
+	_, err := decodeGrey(mustRead(t, filepath.Join(refDir, "docs", "DA-1p.heic")), -1)
 	if err == nil {
 		t.Fatal("leptonica decoded HEIC")
 	}
 	png := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
-	pgm, err = decodeGrey(png, -1)
+	pgm, err := decodeGrey(png, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
