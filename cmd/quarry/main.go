@@ -40,6 +40,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	if pluginHost != nil {
+		pluginHost.Close()
+	}
 	if err != nil {
 		code := 1
 		var ee *exitError

@@ -40,8 +40,12 @@ func init() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "quarry: plugins:", err)
 	}
-	_ = h
+	pluginHost = h
 }
+
+// pluginHost is the host set up at start-up; main closes it on the way out so plugin processes
+// end with the command rather than by the parent-death signal.
+var pluginHost *host.Host
 
 // isPluginServe is true for the plugin commands: a served built-in stays in process, and the
 // others inspect or change the plugin directory themselves.
