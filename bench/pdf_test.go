@@ -42,7 +42,7 @@ func BenchmarkPDFFast(b *testing.B) {
 		qWall, qCPU           time.Duration
 		pWall, pCPU           time.Duration // pdftotext
 		bWall, bCPU           time.Duration // pdftotext -bbox-layout
-		elements, quarryPages int
+		elements              int
 	}
 	ctx := context.Background()
 	rows := make([]*row, 0, len(files))
