@@ -36,13 +36,13 @@ func BenchmarkPDFFast(b *testing.B) {
 		b.Skip("pdftotext not installed (apt-get install poppler-utils)")
 	}
 	type row struct {
-		name                  string
-		data                  []byte
-		pages                 int
-		qWall, qCPU           time.Duration
-		pWall, pCPU           time.Duration // pdftotext
-		bWall, bCPU           time.Duration // pdftotext -bbox-layout
-		elements              int
+		name        string
+		data        []byte
+		pages       int
+		qWall, qCPU time.Duration
+		pWall, pCPU time.Duration // pdftotext
+		bWall, bCPU time.Duration // pdftotext -bbox-layout
+		elements    int
 	}
 	ctx := context.Background()
 	rows := make([]*row, 0, len(files))
