@@ -127,12 +127,14 @@ func partitionFile(ctx context.Context, path string, opts engine.Options, csvOut
 		_, err = w.Write(element.MarshalCSV(elems))
 		return err
 	}
-	// Stream: elements are written as they are produced.
+	// Stream: elements are written as they are produced; nothing is written for a document that
+	// fails before its first element, so stdout never holds a dangling "[".
 	n := 0
-	w.WriteString("[")
 	err = engine.PartitionStream(ctx, doc, opts, func(e element.Element) error {
 		if n > 0 {
 			w.WriteString(",")
+		} else {
+			w.WriteString("[")
 		}
 		w.WriteString("\n")
 		n++
@@ -143,7 +145,9 @@ func partitionFile(ctx context.Context, path string, opts engine.Options, csvOut
 	if err != nil {
 		return err
 	}
-	if n > 0 {
+	if n == 0 {
+		w.WriteString("[")
+	} else {
 		w.WriteString("\n")
 	}
 	_, err = w.WriteString("]\n")
