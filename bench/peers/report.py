@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+from collections import Counter
 
 NOISE = 0.20  # (max-min)/median above this marks a command as noisy
 
@@ -299,7 +300,8 @@ def words(text):
 
 
 def wordacc(out_path, ref_path):
-    """1 - word-level edit distance ÷ reference words (the ISRI/ocreval definition)."""
+    """1 - word-level edit distance ÷ reference words (the ISRI/ocreval definition), which also
+    counts reading-order differences, and the order-free bag-of-words recall."""
     raw = open(out_path, encoding="utf-8", errors="replace").read()
     try:
         data = json.loads(raw)
@@ -313,12 +315,14 @@ def wordacc(out_path, ref_path):
         for j, hw in enumerate(hyp, 1):
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (rw != hw))
         prev = cur
-    return max(0.0, 1 - prev[-1] / max(1, len(ref)))
+    bag = sum((Counter(hyp) & Counter(ref)).values()) / max(1, len(ref))
+    return max(0.0, 1 - prev[-1] / max(1, len(ref))), bag
 
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "wordacc":
-        print(f"{wordacc(sys.argv[2], sys.argv[3]):.3f}")
+        acc, bag = wordacc(sys.argv[2], sys.argv[3])
+        print(f"{acc:.3f} in order, {bag:.3f} order-free")
         return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
