@@ -70,8 +70,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "eval":
 		return runEval(rest, stdout)
 	case "serve":
+		startPlugins(true)
 		return runServe(ctx, rest, stderr)
 	case "worker":
+		startPlugins(true)
 		return runWorker(ctx, rest, stderr)
 	case "plugin":
 		return runPlugin(ctx, rest, stdout, stderr)

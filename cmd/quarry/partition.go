@@ -82,6 +82,9 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageError("partition: %v", err)
 	}
+	if needsStrategy(files) {
+		startPlugins(false)
+	}
 	if *verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -103,6 +106,27 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		w.WriteString("]\n")
 	}
 	return w.Flush()
+}
+
+// needsStrategy reports whether any input is a PDF or an image, the documents that go through a
+// strategy and so may need a plugin; text and office files never start the plugin host.
+func needsStrategy(paths []string) bool {
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			continue // reported when the file is partitioned
+		}
+		st, err := f.Stat()
+		if err == nil && !st.IsDir() {
+			ft := engine.Detect(&engine.Document{Filename: path, Content: f, Size: st.Size()}, "")
+			if ft.IsPDF() || ft.Image {
+				f.Close()
+				return true
+			}
+		}
+		f.Close()
+	}
+	return false
 }
 
 func partitionFile(ctx context.Context, path string, opts engine.Options, csvOut bool, w *bufio.Writer) error {

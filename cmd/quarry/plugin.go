@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,34 +29,35 @@ var builtinPlugins = []string{"fast", "vlm"}
 // QUARRY_PLUGIN_MEMORY_LIMIT_MB says otherwise.
 const defaultPluginMemory = 4 << 30
 
-// The plugin host is set up at start-up, like the registrations it extends: built-in
-// strategies move behind plugin processes and the plugins found in the plugin directories
-// (QUARRY_PLUGIN_DIR, else beside this binary and ~/.quarry/plugins) register their
-// strategies. A process serving as a plugin, and test binaries, keep everything in process.
-func init() {
-	if isPluginServe(os.Args[1:]) || testing.Testing() {
-		return
-	}
-	h, err := setupPlugins(nil)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "quarry: plugins:", err)
-	}
-	pluginHost = h
+// startPlugins sets up the plugin host once, for the commands that partition: the plugins found
+// in the plugin directories (QUARRY_PLUGIN_DIR, else beside this binary and ~/.quarry/plugins)
+// register their strategies, and with isolate the built-in strategies move behind plugin
+// processes too (the service and workers isolate them; a one-shot CLI run keeps them in
+// process, where a crash ends only itself, and saves the re-exec). Test binaries keep
+// everything in process.
+func startPlugins(isolate bool) {
+	pluginOnce.Do(func() {
+		if testing.Testing() {
+			return
+		}
+		h, err := setupPlugins(nil, isolate)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "quarry: plugins:", err)
+		}
+		pluginHost = h
+	})
 }
 
-// pluginHost is the host set up at start-up; main closes it on the way out so plugin processes
-// end with the command rather than by the parent-death signal.
+var pluginOnce sync.Once
+
+// pluginHost is the host set up by startPlugins; main closes it on the way out so plugin
+// processes end with the command rather than by the parent-death signal.
 var pluginHost *host.Host
 
-// isPluginServe is true for the plugin commands: a served built-in stays in process, and the
-// others inspect or change the plugin directory themselves.
-func isPluginServe(args []string) bool {
-	return len(args) >= 1 && args[0] == "plugin"
-}
-
 // setupPlugins creates the host for dirs (nil: configured or default directories), wraps the
-// built-ins and registers discovered plugins. Errors are reported but do not stop the others.
-func setupPlugins(dirs []string) (*host.Host, error) {
+// built-ins when isolate is set and registers discovered plugins. Errors are reported but do not
+// stop the others.
+func setupPlugins(dirs []string, isolate bool) (*host.Host, error) {
 	cfg := host.ConfigFromEnv()
 	if dirs != nil {
 		cfg.Dirs = dirs
@@ -68,7 +70,7 @@ func setupPlugins(dirs []string) (*host.Host, error) {
 	}
 	h := host.New(cfg)
 	var errs []error
-	if exe, err := os.Executable(); err == nil {
+	if exe, err := os.Executable(); err == nil && isolate {
 		errs = append(errs, h.WrapBuiltins(exe, []string{"plugin", "serve"}, builtinPlugins...))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
