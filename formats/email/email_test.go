@@ -18,6 +18,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/docx/opc/goldentest"
 	"github.com/quarrydocs/quarry/formats/email"
 	_ "github.com/quarrydocs/quarry/formats/html"
 	_ "github.com/quarrydocs/quarry/formats/text"
@@ -152,38 +153,9 @@ func TestReferenceGoldens(t *testing.T) {
 }
 
 // snapshot compares out with Quarry's own snapshot in testdata (rewritten with -update).
-// Languages are left out: they belong to the lang package, whose changes must not churn these.
 func snapshot(t *testing.T, name string, out []element.Element) {
 	t.Helper()
-	out = append([]element.Element(nil), out...)
-	for i := range out {
-		out[i].Metadata.Languages = nil
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, element.MarshalList(out), "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	pretty.WriteByte('\n')
-	path := filepath.Join("testdata", name+".json")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	var a, b any
-	_ = json.Unmarshal(pretty.Bytes(), &a)
-	_ = json.Unmarshal(want, &b)
-	if !reflect.DeepEqual(a, b) {
-		t.Errorf("%s: output differs from %s (run with -update and review the diff)", name, path)
-	}
+	goldentest.Snapshot(t, filepath.Join("testdata", name+".json"), out, *update)
 }
 
 // TestFamilyDayCSV is the reference server's own test: 9 CSV rows, the fourth "Make sure to

@@ -5,12 +5,15 @@
 package goldentest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/metrics"
@@ -108,4 +111,39 @@ func Accuracy(output, source string) float64 { return metrics.BatchAccuracy(outp
 // without depths (metrics.GoldenTypeAccuracy), rounded to 3 decimals.
 func TypeFrequency(output, source []element.Element) float64 {
 	return metrics.Round3(metrics.GoldenTypeAccuracy(output, source))
+}
+
+// Snapshot compares out with Quarry's own snapshot at path (a regression golden), or rewrites
+// it when update is set (the -update flag of the calling test). Languages are left out: they
+// belong to the lang package, whose changes must not churn format snapshots.
+func Snapshot(t testing.TB, path string, out []element.Element, update bool) {
+	t.Helper()
+	out = append([]element.Element(nil), out...)
+	for i := range out {
+		out[i].Metadata.Languages = nil
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, element.MarshalList(out), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	pretty.WriteByte('\n')
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create)", err)
+	}
+	var a, b any
+	_ = json.Unmarshal(pretty.Bytes(), &a)
+	_ = json.Unmarshal(want, &b)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("output differs from %s (run with -update and review the diff)", path)
+	}
 }
