@@ -7,7 +7,7 @@
 // (Nakatani Shuyo's naive-Bayes n-gram detector) as the reference runs it, seeded with 0: same
 // text cleaning, n-gram extraction, Python random stream (MT19937, random(), gauss(), choice())
 // and arithmetic, so it returns the same ranked languages. Its 55 language profiles and
-// normalisation tables (langdetect.bin.gz) come from langdetect under the Apache License 2.0;
+// normalisation tables (langdetect.bin) come from langdetect under the Apache License 2.0;
 // see LICENSE.langdetect.
 package lang
 

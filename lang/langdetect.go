@@ -1,14 +1,13 @@
 package lang
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,11 +16,13 @@ import (
 	"unicode/utf8"
 )
 
-// langdetect.bin.gz holds the profiles and normalisation tables of Python langdetect 1.0.9
-// (Apache-2.0; see LICENSE.langdetect), written by lang/internal/genprofiles.
+// langdetect.bin holds the profiles and normalisation tables of Python langdetect 1.0.9
+// (Apache-2.0; see LICENSE.langdetect), written by lang/internal/genprofiles. Its n-gram table
+// is fixed-width and read in place: a process that detects one short text must not pay for
+// decoding 184,000 profile entries into a map first.
 //
-//go:embed langdetect.bin.gz
-var profileData []byte
+//go:embed langdetect.bin
+var profileData string
 
 // Constants of langdetect's Detector.
 const (
@@ -35,17 +36,16 @@ const (
 	ldMaxTextLength  = 10000
 )
 
-type gramEntry struct {
-	lang int
-	prob float64
-}
-
 // model is the loaded detector data; read-only once built.
 type model struct {
-	langs   []string
-	grams   map[uint64]int32 // packed n-gram → index into off
-	off     []int32          // entries of gram g are ent[off[g]:off[g+1]]
-	ent     []gramEntry
+	langs  []string
+	nwords [][3]float64
+	keys   []uint64 // packed n-grams, ascending
+	off    []uint32 // the entries of n-gram g are entLang/entProb[off[g]:off[g+1]]
+	// entLang and entProb are each entry's language and, as DetectorFactory.add_profile
+	// computes it, the n-gram's frequency over the language's count of n-grams of its length.
+	entLang []uint8
+	entProb []float64
 	cjk     map[rune]rune
 	latin1X string // Latin-1 characters that count as spaces
 	viBase  []rune // letters that take a combining Vietnamese tone mark
@@ -76,7 +76,7 @@ func packGram(rs []rune) uint64 {
 }
 
 type byteReader struct {
-	b   []byte
+	b   string
 	err error
 }
 
@@ -84,13 +84,17 @@ func (r *byteReader) uint() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errors.New("truncated")
-		return 0
+	var v uint64
+	for i := 0; i < len(r.b) && i < binary.MaxVarintLen64; i++ {
+		c := r.b[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			r.b = r.b[i+1:]
+			return v
+		}
 	}
-	r.b = r.b[n:]
-	return v
+	r.err = errors.New("truncated")
+	return 0
 }
 
 func (r *byteReader) str() string {
@@ -102,71 +106,86 @@ func (r *byteReader) str() string {
 		r.err = errors.New("truncated")
 		return ""
 	}
-	s := string(r.b[:n])
+	s := r.b[:n]
 	r.b = r.b[n:]
 	return s
 }
 
-func parseModel(data []byte) (*model, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
+// block takes the next n bytes.
+func (r *byteReader) block(n int) string {
+	if r.err == nil && n > len(r.b) {
+		r.err = errors.New("truncated")
 	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, err
+	if r.err != nil {
+		return ""
 	}
-	if !bytes.HasPrefix(raw, []byte("LDP1")) {
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+func parseModel(data string) (*model, error) {
+	rest, ok := strings.CutPrefix(data, "LDP2")
+	if !ok {
 		return nil, errors.New("bad magic")
 	}
-	r := &byteReader{b: raw[4:]}
+	r := &byteReader{b: rest}
 	m := &model{}
 	nl := int(r.uint())
 	if r.err == nil && (nl < 2 || nl > 255) {
 		return nil, fmt.Errorf("%d languages", nl)
 	}
-	nwords := make([][3]float64, nl)
+	m.nwords = make([][3]float64, nl)
 	for i := 0; i < nl && r.err == nil; i++ {
 		m.langs = append(m.langs, r.str())
 		for j := range 3 {
-			nwords[i][j] = float64(r.uint())
+			m.nwords[i][j] = float64(r.uint())
 		}
 	}
-	ng := int(r.uint())
-	if r.err != nil {
-		return nil, r.err
-	}
-	m.grams = make(map[uint64]int32, ng)
-	m.off = make([]int32, 0, ng+1)
-	var buf []rune
-	for g := 0; g < ng && r.err == nil; g++ {
-		s := r.str()
-		buf = append(buf[:0], []rune(s)...)
-		if len(buf) < 1 || len(buf) > 3 {
-			return nil, fmt.Errorf("n-gram %q", s)
-		}
-		m.grams[packGram(buf)] = int32(g)
-		m.off = append(m.off, int32(len(m.ent)))
-		ne := int(r.uint())
-		for e := 0; e < ne && r.err == nil; e++ {
-			li := int(r.uint())
-			f := r.uint()
-			if li >= nl {
-				return nil, fmt.Errorf("n-gram %q: language %d", s, li)
-			}
-			// As DetectorFactory.add_profile: frequency over the language's n-gram count.
-			m.ent = append(m.ent, gramEntry{lang: li, prob: float64(f) / nwords[li][len(buf)-1]})
-		}
-	}
-	m.off = append(m.off, int32(len(m.ent)))
+	ng, ne := int(r.uint()), int(r.uint())
 	msgs := map[string]string{}
 	nm := int(r.uint())
 	for i := 0; i < nm && r.err == nil; i++ {
 		k := r.str()
 		msgs[k] = r.str()
 	}
+	keys, off, ent := r.block(8*ng), r.block(4*(ng+1)), r.block(5*ne)
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.b != "" {
+		return nil, fmt.Errorf("%d bytes after the entries", len(r.b))
+	}
+	// Decoding the fixed-width blocks is one pass without hashing, about a millisecond.
+	m.keys = make([]uint64, ng)
+	m.off = make([]uint32, ng+1)
+	m.entLang = make([]uint8, ne)
+	m.entProb = make([]float64, ne)
+	for g := range m.off {
+		m.off[g] = le32(off[4*g:])
+	}
+	if int(m.off[ng]) != ne {
+		return nil, errors.New("offsets do not end at the entry count")
+	}
+	for g := range m.keys {
+		k := le64(keys[8*g:])
+		if g > 0 && k <= m.keys[g-1] {
+			return nil, errors.New("n-gram keys out of order")
+		}
+		m.keys[g] = k
+		n := (bits.Len64(k) + 20) / 21
+		lo, hi := m.off[g], m.off[g+1]
+		if lo > hi || n < 1 || n > 3 {
+			return nil, fmt.Errorf("n-gram %d: bad entry", g)
+		}
+		for e := lo; e < hi; e++ {
+			li := ent[5*e]
+			if int(li) >= nl {
+				return nil, fmt.Errorf("n-gram %d: language %d", g, li)
+			}
+			m.entLang[e] = li
+			m.entProb[e] = float64(le32(ent[5*e+1:])) / m.nwords[li][n-1]
+		}
 	}
 	if err := m.loadMessages(msgs); err != nil {
 		return nil, err
@@ -174,6 +193,23 @@ func parseModel(data []byte) (*model, error) {
 	m.fresh.seed(0)
 	m.gauss0 = m.fresh.gauss()
 	return m, nil
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// gram finds a packed n-gram's index by binary search over the sorted keys.
+func (m *model) gram(k uint64) (int, bool) {
+	g, ok := slices.BinarySearch(m.keys, k)
+	return g, ok
 }
 
 func (m *model) loadMessages(msgs map[string]string) error {
@@ -585,15 +621,15 @@ func detectLangs(text string) ([]langProb, error) {
 			if n == 1 && w[0] == ' ' {
 				continue
 			}
-			g, ok := m.grams[packGram(w)]
+			g, ok := m.gram(packGram(w))
 			if !ok {
 				continue
 			}
-			li, ok := local[g]
+			li, ok := local[int32(g)]
 			if !ok {
 				li = int32(len(globals))
-				local[g] = li
-				globals = append(globals, g)
+				local[int32(g)] = li
+				globals = append(globals, int32(g))
 			}
 			ngrams = append(ngrams, li)
 		}
@@ -604,8 +640,8 @@ func detectLangs(text string) ([]langProb, error) {
 	rows := make([]float64, len(globals)*nl)
 	for li, g := range globals {
 		row := rows[li*nl : li*nl+nl]
-		for _, e := range m.ent[m.off[g]:m.off[g+1]] {
-			row[e.lang] = e.prob
+		for e := m.off[g]; e < m.off[g+1]; e++ {
+			row[m.entLang[e]] = m.entProb[e]
 		}
 	}
 

@@ -3,7 +3,7 @@
 // part-of-speech tagger). Run it from the repository root:
 //
 //	npm pack brill@3.1.0 && tar xzf brill-3.1.0.tgz
-//	go run ./classify/internal/genlexicon -brill package/lib -out classify/lexicon.txt.gz
+//	go run ./classify/internal/genlexicon -brill package/lib -out classify/lexicon.txt
 //
 // The output lists one word per line followed by its Penn Treebank tags, most likely first,
 // sorted by word so that the file is reproducible byte for byte.
@@ -11,7 +11,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"flag"
 	"fmt"
 	"log"
@@ -24,7 +23,7 @@ import (
 
 func main() {
 	dir := flag.String("brill", "package/lib", "directory holding the brill package's words.js and tags.js")
-	out := flag.String("out", "classify/lexicon.txt.gz", "output file")
+	out := flag.String("out", "classify/lexicon.txt", "output file")
 	flag.Parse()
 	if err := run(*dir, *out); err != nil {
 		log.Fatal(err)
@@ -50,15 +49,11 @@ func run(dir, out string) error {
 		return fmt.Errorf("genlexicon: %w", err)
 	}
 	defer f.Close()
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	bw := bufio.NewWriter(zw)
+	bw := bufio.NewWriter(f)
 	for _, w := range keys {
 		fmt.Fprintf(bw, "%s %s\n", w, strings.Join(words[w], " "))
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("genlexicon: write: %w", err)
-	}
-	if err := zw.Close(); err != nil {
 		return fmt.Errorf("genlexicon: write: %w", err)
 	}
 	return f.Close()

@@ -1,4 +1,4 @@
-// Command genprofiles writes lang/langdetect.bin.gz, the data of the reference's language
+// Command genprofiles writes lang/langdetect.bin, the data of the reference's language
 // detector (Python langdetect 1.0.9, a port of Nakatani Shuyo's language-detection, Apache-2.0):
 // the 55 n-gram language profiles and the normalisation tables of its messages.properties.
 //
@@ -11,27 +11,31 @@
 // The npm package langdetect@0.2.1 ships older profiles (no ca or cy, a smaller ko); it can be
 // read with -profiles DIR (files named <lang>.json) but does not reproduce the reference.
 //
-// Output layout (gzip, fixed header, so the file is reproducible): "LDP1"; the languages in
-// name order, each as name and the three n_words counts; the n-grams in byte order, each with
-// its (language index, frequency) pairs; the messages as key/value pairs. Integers are
-// unsigned varints, strings a varint length then UTF-8 bytes.
+// Output layout (uncompressed and fixed, so that the file is reproducible and package lang
+// reads it in place without decoding it at start-up): "LDP2"; the number of languages, then each
+// language in name order as its name and its three n_words counts; the number of n-grams and of
+// (language, frequency) entries; the messages as key/value pairs, sorted by key. Up to here
+// integers are unsigned varints and strings a varint length then UTF-8 bytes. Then three
+// fixed-width little-endian blocks: the n-gram keys (uint64, each n-gram's runes packed 21 bits
+// apiece, in ascending order), the entry offsets (uint32, one per n-gram plus the end) and the
+// entries (one language-index byte and a uint32 frequency each).
 package main
 
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 type profile struct {
@@ -44,7 +48,7 @@ func main() {
 	src := flag.String("src", "", "langdetect package directory (holds profiles/ and utils/messages.properties)")
 	profDir := flag.String("profiles", "", "profiles directory (default SRC/profiles)")
 	msgFile := flag.String("messages", "", "messages.properties (default SRC/utils/messages.properties)")
-	out := flag.String("out", "lang/langdetect.bin.gz", "output file")
+	out := flag.String("out", "lang/langdetect.bin", "output file")
 	flag.Parse()
 	if *profDir == "" {
 		*profDir = filepath.Join(*src, "profiles")
@@ -67,37 +71,50 @@ func run(profDir, msgFile, out string) error {
 		return err
 	}
 
-	var b bytes.Buffer
-	b.WriteString("LDP1")
-	putUint(&b, uint64(len(profs)))
-	grams := map[string][][2]uint64{}
+	type entry struct {
+		lang uint8
+		freq uint32
+	}
+	grams := map[uint64][]entry{}
+	ne := 0
 	for i, p := range profs {
+		for g, f := range p.Freq {
+			// langdetect ignores anything but 1- to 3-grams when it loads a profile.
+			rs := []rune(g)
+			if len(rs) < 1 || len(rs) > 3 {
+				continue
+			}
+			if f < 0 || f > math.MaxUint32 {
+				return fmt.Errorf("genprofiles: %s: n-gram %q: frequency %d", p.Name, g, f)
+			}
+			var k uint64
+			for _, r := range rs {
+				if r == 0 || r >= 1<<21 {
+					return fmt.Errorf("genprofiles: %s: n-gram %q cannot be packed", p.Name, g)
+				}
+				k = k<<21 | uint64(r)
+			}
+			grams[k] = append(grams[k], entry{uint8(i), uint32(f)})
+			ne++
+		}
+	}
+	keys := make([]uint64, 0, len(grams))
+	for k := range grams {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+
+	var b bytes.Buffer
+	b.WriteString("LDP2")
+	putUint(&b, uint64(len(profs)))
+	for _, p := range profs {
 		putString(&b, p.Name)
 		for _, n := range p.NWords {
 			putUint(&b, uint64(n))
 		}
-		for g, f := range p.Freq {
-			// langdetect ignores anything but 1- to 3-grams when it loads a profile.
-			if n := utf8.RuneCountInString(g); n < 1 || n > 3 {
-				continue
-			}
-			grams[g] = append(grams[g], [2]uint64{uint64(i), uint64(f)})
-		}
 	}
-	keys := make([]string, 0, len(grams))
-	for g := range grams {
-		keys = append(keys, g)
-	}
-	sort.Strings(keys)
 	putUint(&b, uint64(len(keys)))
-	for _, g := range keys {
-		putString(&b, g)
-		putUint(&b, uint64(len(grams[g])))
-		for _, e := range grams[g] {
-			putUint(&b, e[0])
-			putUint(&b, e[1])
-		}
-	}
+	putUint(&b, uint64(ne))
 	mkeys := make([]string, 0, len(msgs))
 	for k := range msgs {
 		mkeys = append(mkeys, k)
@@ -108,22 +125,27 @@ func run(profDir, msgFile, out string) error {
 		putString(&b, k)
 		putString(&b, msgs[k])
 	}
-
-	var z bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
-	if err != nil {
+	for _, k := range keys {
+		b.Write(binary.LittleEndian.AppendUint64(nil, k))
+	}
+	off := 0
+	for _, k := range keys {
+		b.Write(binary.LittleEndian.AppendUint32(nil, uint32(off)))
+		off += len(grams[k])
+	}
+	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(off)))
+	for _, k := range keys {
+		es := grams[k]
+		sort.Slice(es, func(i, j int) bool { return es[i].lang < es[j].lang })
+		for _, e := range es {
+			b.WriteByte(e.lang)
+			b.Write(binary.LittleEndian.AppendUint32(nil, e.freq))
+		}
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("genprofiles: %w", err)
 	}
-	if _, err := zw.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("genprofiles: compress: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("genprofiles: compress: %w", err)
-	}
-	if err := os.WriteFile(out, z.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("genprofiles: %w", err)
-	}
-	log.Printf("%d languages, %d n-grams, %d messages: %d bytes", len(profs), len(keys), len(mkeys), z.Len())
+	log.Printf("%d languages, %d n-grams, %d entries, %d messages: %d bytes", len(profs), len(keys), ne, len(mkeys), b.Len())
 	return nil
 }
 
