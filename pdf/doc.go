@@ -14,7 +14,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -22,8 +21,10 @@ import (
 
 func init() {
 	// pdfcpu otherwise creates a configuration directory under the user's home on first use;
-	// a library must not write there, and the defaults are what we want anyway.
-	api.DisableConfigDir()
+	// a library must not write there, and the defaults are what we want anyway. (This is what
+	// api.DisableConfigDir does; importing pdfcpu's api package would link its form and
+	// table-printing code, whose initialisers cost a CLI run 20 ms.)
+	model.ConfigPath = "disable"
 }
 
 // ErrEncrypted reports a PDF that needs a user (open) password.
