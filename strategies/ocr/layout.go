@@ -245,7 +245,7 @@ func hiResType(text string, lines int, box image.Rectangle, page image.Rectangle
 
 // hiResRegions builds the hi_res elements of one page: images, tables (from word alignment),
 // then text regions typed by hiResType, in Tesseract's reading order.
-func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc) []region {
+func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, ruled []ruledTable) []region {
 	page := img.Bounds()
 	used := make([]bool, len(words))
 	var out []region
@@ -262,6 +262,16 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc) [
 			order = in[0].Order
 		}
 		out = append(out, region{typ: element.Image, text: joinWords(in), box: ir, order: order})
+	}
+	for _, rt := range ruled {
+		order := len(words)
+		for i, w := range words {
+			if !used[i] && centerIn(w.Box, rt.frame) {
+				used[i] = true
+				order = min(order, w.Order)
+			}
+		}
+		out = append(out, rt.region(order))
 	}
 	for _, t := range detectTables(words, used) {
 		if !tables {

@@ -112,6 +112,7 @@ type pageResult struct {
 	img   *image.Gray
 	scale float64 // PDF points → pixels; 0 for images
 	words []Word
+	ruled []ruledTable // drawn tables, their cells read one by one (hi_res with tables)
 	err   error
 }
 
@@ -156,7 +157,7 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 				}
 				return
 			}
-			go func() { results[i] <- o.page(ctx, src, n, langs) }()
+			go func() { results[i] <- o.page(ctx, src, n, langs, tables) }()
 		}
 	}()
 	for i := range pages {
@@ -177,7 +178,7 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 			if pdfDoc != nil && r.scale > 0 {
 				layer = textLayer(ctx, pdfDoc, r.num, r.scale)
 			}
-			regions = hiResRegions(r.words, r.img, tables, layer)
+			regions = hiResRegions(r.words, r.img, tables, layer, r.ruled)
 		} else {
 			regions = ocrOnlyRegions(r.words)
 		}
@@ -201,8 +202,9 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 	return nil
 }
 
-// page renders and recognises page n on a worker.
-func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageResult {
+// page renders and recognises page n on a worker; with tables, the cells of drawn tables are
+// read too, on the same worker.
+func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables bool) pageResult {
 	var t *tesseract
 	select {
 	case t = <-o.workers:
@@ -224,16 +226,17 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 	if err != nil {
 		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
 	}
-	clean := removeRules(img)
+	clean, mask := removeRules(img)
 	words, err := t.recognize(encodePGM(clean), langs)
 	if err != nil {
 		return pageResult{err: err}
 	}
+	zoom := 1.0
 	// Tesseract reads text best at 20-30 px x-height-ish word boxes. Rendered PDF pages are
 	// there already; a low-resolution image is scaled up and read again, as the reference
 	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
 	if scale == 0 {
-		if zoom := zoomFor(words); zoom > 1 {
+		if zoom = zoomFor(words); zoom > 1 {
 			big := resize(clean, zoom)
 			if more, err := t.recognize(encodePGM(big), langs); err == nil {
 				for i := range more {
@@ -243,7 +246,23 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string) pageRes
 			}
 		}
 	}
-	return pageResult{num: n, img: img, scale: scale, words: words}
+	var ruled []ruledTable
+	if tables {
+		read := func(cell *image.Gray) ([]Word, error) {
+			if zoom <= 1 {
+				return t.recognizeBlock(encodePGM(cell), langs)
+			}
+			ws, err := t.recognizeBlock(encodePGM(resize(cell, zoom)), langs)
+			for i := range ws {
+				ws[i].Box = unzoom(ws[i].Box, zoom, cell.Bounds())
+			}
+			return ws, err
+		}
+		if ruled, err = findRuledTables(ctx, words, clean, mask, read); err != nil {
+			return pageResult{err: err}
+		}
+	}
+	return pageResult{num: n, img: img, scale: scale, words: words, ruled: ruled}
 }
 
 // pageList is 1..count, or the pages listed in spec that exist.

@@ -22,6 +22,7 @@ type Word struct {
 type tesseract struct {
 	client *gosseract.Client
 	langs  string
+	psm    string
 }
 
 func newTesseract() *tesseract {
@@ -34,7 +35,7 @@ func newTesseract() *tesseract {
 	// Sauvola's local threshold instead of global Otsu: text on a tinted fill (a table
 	// header, a highlighted box) survives binarisation.
 	_ = c.SetVariable("thresholding_method", "2")
-	return &tesseract{client: c}
+	return &tesseract{client: c, psm: "3"}
 }
 
 func (t *tesseract) close() { t.client.Close() }
@@ -43,11 +44,26 @@ func (t *tesseract) close() { t.client.Close() }
 // recognition, so only the verbose word boxes are asked for; lines and paragraphs are derived
 // from their numbers.
 func (t *tesseract) recognize(pgm []byte, langs string) ([]Word, error) {
+	return t.recognizeAs(pgm, langs, "3")
+}
+
+// recognizeBlock reads an image as one uniform block of text (page segmentation mode 6): a
+// table cell, where full page segmentation would look for columns that are not there.
+func (t *tesseract) recognizeBlock(pgm []byte, langs string) ([]Word, error) {
+	return t.recognizeAs(pgm, langs, "6")
+}
+
+func (t *tesseract) recognizeAs(pgm []byte, langs, psm string) ([]Word, error) {
 	if langs != t.langs {
 		if err := t.client.SetLanguage(strings.Split(langs, "+")...); err != nil {
 			return nil, fmt.Errorf("tesseract: languages %s: %w", langs, err)
 		}
 		t.langs = langs
+	}
+	if psm != t.psm {
+		// Applied at once on an initialised client, and again after a re-init.
+		_ = t.client.SetVariable("tessedit_pageseg_mode", psm)
+		t.psm = psm
 	}
 	if err := t.client.SetImageFromBytes(pgm); err != nil {
 		return nil, fmt.Errorf("tesseract: set image: %w", err)
