@@ -1,8 +1,8 @@
 package pdf
 
 import (
-	"container/heap"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -341,15 +341,10 @@ type node struct {
 }
 
 type pair struct {
-	skip bool
 	d    float64
-	i, j int // node ids; ties break on them, as pdfminer's break on object ids
+	i, j int32 // node ids; ties break on them, as pdfminer's break on object ids
+	skip bool
 }
-
-type pairHeap []pair
-
-func (h pairHeap) Len() int           { return len(h) }
-func (h pairHeap) Less(a, b int) bool { return pairLess(h[a], h[b]) }
 
 func pairLess(x, y pair) bool {
 	if x.skip != y.skip {
@@ -363,13 +358,60 @@ func pairLess(x, y pair) bool {
 	}
 	return x.j < y.j
 }
-func (h pairHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *pairHeap) Push(x any)   { *h = append(*h, x.(pair)) }
-func (h *pairHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func pairCmp(x, y pair) int {
+	switch {
+	case pairLess(x, y):
+		return -1
+	case pairLess(y, x):
+		return 1
+	}
+	return 0
+}
+
+// pairHeap is a binary min-heap of pairs, typed so that pushing and popping neither box the
+// pairs into interfaces nor call through them: on pages with hundreds of boxes this loop is
+// most of the layout analysis.
+type pairHeap []pair
+
+func (h *pairHeap) push(p pair) {
+	q := append(*h, p)
+	i := len(q) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !pairLess(q[i], q[parent]) {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
+	*h = q
+}
+
+func (h *pairHeap) pop() pair {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && pairLess(q[r], q[l]) {
+			m = r
+		}
+		if !pairLess(q[m], q[i]) {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
 }
 
 // maxGroupBoxes bounds the quadratic box grouping; beyond it boxes are ordered top to bottom,
@@ -403,20 +445,20 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 	initial := make(pairHeap, 0, len(boxes)*(len(boxes)-1)/2)
 	for i := range boxes {
 		for j := i + 1; j < len(boxes); j++ {
-			initial = append(initial, pair{d: dist(nodes[i].b, nodes[j].b), i: i, j: j})
+			initial = append(initial, pair{d: dist(nodes[i].b, nodes[j].b), i: int32(i), j: int32(j)})
 		}
 	}
-	sort.Slice(initial, initial.Less)
+	slices.SortFunc(initial, pairCmp)
 	next := 0
 	var h pairHeap
 	done := make([]bool, len(nodes), len(nodes)*2)
-	for next < len(initial) || h.Len() > 0 {
+	for next < len(initial) || len(h) > 0 {
 		var pr pair
-		if next < len(initial) && (h.Len() == 0 || pairLess(initial[next], h[0])) {
+		if next < len(initial) && (len(h) == 0 || pairLess(initial[next], h[0])) {
 			pr = initial[next]
 			next++
 		} else {
-			pr = heap.Pop(&h).(pair)
+			pr = h.pop()
 		}
 		if done[pr.i] || done[pr.j] {
 			continue
@@ -426,24 +468,24 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 			u := a.b.union(b.b)
 			other := false
 			g.find(u, func(id int) {
-				if id != pr.i && id != pr.j {
+				if id != int(pr.i) && id != int(pr.j) {
 					other = true
 				}
 			})
 			if other {
 				pr.skip = true
-				heap.Push(&h, pr)
+				h.push(pr)
 				continue
 			}
 		}
 		grp := &node{b: a.b.union(b.b), children: []*node{a, b}}
-		g.remove(pr.i)
-		g.remove(pr.j)
+		g.remove(int(pr.i))
+		g.remove(int(pr.j))
 		done[pr.i], done[pr.j] = true, true
 		id := len(nodes)
 		for k := range nodes {
 			if !done[k] && g.alive[k] {
-				heap.Push(&h, pair{d: dist(grp.b, nodes[k].b), i: id, j: k})
+				h.push(pair{d: dist(grp.b, nodes[k].b), i: int32(id), j: int32(k)})
 			}
 		}
 		nodes = append(nodes, grp)
