@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -359,16 +358,6 @@ func pairLess(x, y pair) bool {
 	return x.j < y.j
 }
 
-func pairCmp(x, y pair) int {
-	switch {
-	case pairLess(x, y):
-		return -1
-	case pairLess(y, x):
-		return 1
-	}
-	return 0
-}
-
 // pairHeap is a binary min-heap of pairs, typed so that pushing and popping neither box the
 // pairs into interfaces nor call through them: on pages with hundreds of boxes this loop is
 // most of the layout analysis.
@@ -393,25 +382,124 @@ func (h *pairHeap) pop() pair {
 	top := q[0]
 	n := len(q) - 1
 	q[0] = q[n]
-	q = q[:n]
-	i := 0
+	*h = q[:n]
+	h.down(0)
+	return top
+}
+
+func (h pairHeap) down(i int) {
+	n := len(h)
 	for {
 		l := 2*i + 1
 		if l >= n {
-			break
+			return
 		}
 		m := l
-		if r := l + 1; r < n && pairLess(q[r], q[l]) {
+		if r := l + 1; r < n && pairLess(h[r], h[l]) {
 			m = r
 		}
-		if !pairLess(q[m], q[i]) {
-			break
+		if !pairLess(h[m], h[i]) {
+			return
 		}
-		q[i], q[m] = q[m], q[i]
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	*h = q
-	return top
+}
+
+// heapify orders h as a heap in linear time.
+func (h pairHeap) heapify() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pairQueue yields pairs in pairLess order. Every node's pairs with the nodes that existed when
+// it was made form one run, itself a heap; the queue is a heap of runs by their smallest pair.
+// A node that gets grouped drops its whole run at once, and a run is only ordered as far as it
+// is consumed, which is rarely more than a few pairs. Pairs re-queued with skip set wait in a
+// heap of their own.
+type pairQueue struct {
+	runs    []pairHeap // a min-heap by each run's smallest pair; every pair of a run shares i
+	skipped pairHeap
+}
+
+func (q *pairQueue) runLess(a, b int) bool { return pairLess(q.runs[a][0], q.runs[b][0]) }
+
+func (q *pairQueue) addRun(ps []pair) {
+	if len(ps) == 0 {
+		return
+	}
+	pairHeap(ps).heapify()
+	q.runs = append(q.runs, ps)
+	for i := len(q.runs) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q.runLess(i, parent) {
+			break
+		}
+		q.runs[i], q.runs[parent] = q.runs[parent], q.runs[i]
+		i = parent
+	}
+}
+
+func (q *pairQueue) down(i int) {
+	n := len(q.runs)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && q.runLess(r, l) {
+			m = r
+		}
+		if !q.runLess(m, i) {
+			return
+		}
+		q.runs[i], q.runs[m] = q.runs[m], q.runs[i]
+		i = m
+	}
+}
+
+// advanceTop removes the top run's smallest pair and restores the heap of runs.
+func (q *pairQueue) advanceTop() {
+	q.runs[0].pop()
+	if len(q.runs[0]) == 0 {
+		n := len(q.runs) - 1
+		q.runs[0] = q.runs[n]
+		q.runs = q.runs[:n]
+	}
+	q.down(0)
+}
+
+// next returns the smallest pair whose nodes are both still ungrouped.
+func (q *pairQueue) next(done []bool) (pair, bool) {
+	for len(q.runs) > 0 {
+		head := q.runs[0][0]
+		if done[head.i] {
+			n := len(q.runs) - 1
+			q.runs[0] = q.runs[n]
+			q.runs = q.runs[:n]
+			q.down(0)
+			continue
+		}
+		if done[head.j] {
+			q.advanceTop()
+			continue
+		}
+		break
+	}
+	for len(q.skipped) > 0 && (done[q.skipped[0].i] || done[q.skipped[0].j]) {
+		q.skipped.pop()
+	}
+	if len(q.runs) > 0 && (len(q.skipped) == 0 || pairLess(q.runs[0][0], q.skipped[0])) {
+		pr := q.runs[0][0]
+		q.advanceTop()
+		return pr, true
+	}
+	if len(q.skipped) > 0 {
+		return q.skipped.pop(), true
+	}
+	return pair{}, false
 }
 
 // maxGroupBoxes bounds the quadratic box grouping; beyond it boxes are ordered top to bottom,
@@ -439,29 +527,22 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		nodes = append(nodes, &node{b: b.box(), box: b})
 		g.add(b.box())
 	}
-	// The initial pairs are sorted once and consumed in order; pairs created later (with new
-	// groups, or re-queued after an isany hit) go to a heap. Taking the smaller head of the two
-	// pops pairs in exactly pdfminer's heap order at a fraction of the cost.
-	initial := make(pairHeap, 0, len(boxes)*(len(boxes)-1)/2)
-	for i := range boxes {
-		for j := i + 1; j < len(boxes); j++ {
-			initial = append(initial, pair{d: dist(nodes[i].b, nodes[j].b), i: int32(i), j: int32(j)})
-		}
-	}
-	slices.SortFunc(initial, pairCmp)
-	next := 0
-	var h pairHeap
+	// Every node's pairs with the nodes that existed when it was made form one sorted run; the
+	// queue pops the smallest run head, which is exactly pdfminer's heap order, but a merged
+	// node's whole run is dropped at once instead of being popped pair by pair.
+	var q pairQueue
 	done := make([]bool, len(nodes), len(nodes)*2)
-	for next < len(initial) || len(h) > 0 {
-		var pr pair
-		if next < len(initial) && (len(h) == 0 || pairLess(initial[next], h[0])) {
-			pr = initial[next]
-			next++
-		} else {
-			pr = h.pop()
+	for i := range boxes {
+		ps := make([]pair, 0, len(boxes)-i-1)
+		for j := i + 1; j < len(boxes); j++ {
+			ps = append(ps, pair{d: dist(nodes[i].b, nodes[j].b), i: int32(i), j: int32(j)})
 		}
-		if done[pr.i] || done[pr.j] {
-			continue
+		q.addRun(ps)
+	}
+	for {
+		pr, ok := q.next(done)
+		if !ok {
+			break
 		}
 		a, b := nodes[pr.i], nodes[pr.j]
 		if !pr.skip {
@@ -474,7 +555,7 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 			})
 			if other {
 				pr.skip = true
-				h.push(pr)
+				q.skipped.push(pr)
 				continue
 			}
 		}
@@ -483,14 +564,16 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		g.remove(int(pr.j))
 		done[pr.i], done[pr.j] = true, true
 		id := len(nodes)
+		var ps []pair
 		for k := range nodes {
 			if !done[k] && g.alive[k] {
-				h.push(pair{d: dist(grp.b, nodes[k].b), i: int32(id), j: int32(k)})
+				ps = append(ps, pair{d: dist(grp.b, nodes[k].b), i: int32(id), j: int32(k)})
 			}
 		}
 		nodes = append(nodes, grp)
 		done = append(done, false)
 		g.add(grp.b)
+		q.addRun(ps)
 	}
 	idx := 0
 	var assign func(n *node)
