@@ -4,9 +4,10 @@
 // Message-ID; attachments are partitioned recursively through the engine's detection and
 // registry and marked with attached_to_filename.
 //
-// Two containers are read: RFC 5322 messages (.eml, message/rfc822) with enmime, and Outlook
-// messages (.msg, application/vnd.ms-outlook), whose MAPI property streams are read from the
-// compound file with mscfb.
+// Two containers are read: RFC 5322 messages (.eml, message/rfc822) with the package's own MIME
+// reader on the standard library (mime.go), and Outlook messages (.msg,
+// application/vnd.ms-outlook), whose MAPI property streams are read from the compound file with
+// mscfb.
 package email
 
 import (

@@ -4,12 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"mime"
-	"net/textproto"
 	"strings"
-
-	"github.com/jhillyerd/enmime/v2"
 
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -39,27 +34,25 @@ func ParseEML(data []byte) (*Message, error) {
 	if n := countMultiparts(data); n > maxMultiparts {
 		return nil, engine.Errorf(engine.KindUnprocessable, "email: message declares %d multipart containers (limit %d)", n, maxMultiparts)
 	}
-	p := enmime.NewParser(enmime.SkipMalformedParts(true), enmime.DisableTextConversion(true),
-		enmime.MaxStoredPartErrors(100))
-	root, err := p.ReadParts(bytes.NewReader(data))
+	root, err := newMIMEReader(len(data)).parse(data, 0)
 	if err != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "email: invalid message: %v", err)
+		return nil, err
 	}
 	m := &Message{}
-	h := root.Header
-	m.From = addresses(h, "From")
-	m.To = addresses(h, "To")
-	m.Cc = addresses(h, "Cc")
-	m.Bcc = addresses(h, "Bcc")
-	m.Subject = strings.TrimSpace(enmime.DecodeRFC2047(unfold(h.Get("Subject"))))
-	m.MessageID = trimMessageID(unfold(h.Get("Message-Id")))
+	h := root.header
+	m.From = addresses(h, "from")
+	m.To = addresses(h, "to")
+	m.Cc = addresses(h, "cc")
+	m.Bcc = addresses(h, "bcc")
+	m.Subject = strings.TrimSpace(decodeHeader(unfold(h.get("subject"))))
+	m.MessageID = trimMessageID(unfold(h.get("message-id")))
 
-	var html, plain *enmime.Part
+	var html, plain *part
 	findBody(root, &html, &plain, 0)
 	if html != nil {
-		m.HTML, m.HasHTML = string(html.Content), true
+		m.HTML, m.HasHTML = html.text(), true
 	} else if plain != nil {
-		m.Text, m.HasText = string(plain.Content), true
+		m.Text, m.HasText = plain.text(), true
 	}
 	collectAttachments(root, &m.Attachments, 0)
 	return m, nil
@@ -87,16 +80,16 @@ func unfold(s string) string {
 
 // addresses parses an address header into the reference's printed forms; a header that does
 // not parse is kept as its decoded text, split on commas.
-func addresses(h textproto.MIMEHeader, key string) []string {
+func addresses(h header, key string) []string {
 	var out []string
-	for _, v := range h.Values(key) {
+	for _, v := range h[key] {
 		v = unfold(v)
 		if v == "" {
 			continue
 		}
-		list, err := enmime.ParseAddressList(v)
+		list, err := parseAddressList(v)
 		if err != nil || len(list) == 0 {
-			for _, s := range strings.Split(enmime.DecodeRFC2047(v), ",") {
+			for _, s := range strings.Split(decodeHeader(v), ",") {
 				if s = strings.TrimSpace(s); s != "" {
 					out = append(out, s)
 				}
@@ -110,17 +103,17 @@ func addresses(h textproto.MIMEHeader, key string) []string {
 	return out
 }
 
-func isAttachment(p *enmime.Part) bool { return strings.EqualFold(p.Disposition, "attachment") }
+func isAttachment(p *part) bool { return p.disposition == "attachment" }
 
 // findBody walks the part tree as get_body does: text leaves in depth-first order (the first
 // HTML and the first plain text part kept), multiparts descended, multipart/related only
 // through its root part, attachments and attached messages never.
-func findBody(p *enmime.Part, html, plain **enmime.Part, depth int) {
+func findBody(p *part, html, plain **part, depth int) {
 	if p == nil || depth > maxMultiparts || isAttachment(p) || *html != nil {
 		return
 	}
-	main, sub, _ := strings.Cut(strings.ToLower(p.ContentType), "/")
-	if p.ContentType == "" {
+	main, sub, _ := strings.Cut(p.contentType, "/")
+	if p.contentType == "" {
 		main, sub = "text", "plain"
 	}
 	switch main {
@@ -138,17 +131,19 @@ func findBody(p *enmime.Part, html, plain **enmime.Part, depth int) {
 	default:
 		return
 	}
+	if len(p.children) == 0 {
+		return
+	}
 	if sub != "related" {
-		for c := p.FirstChild; c != nil; c = c.NextSibling {
+		for _, c := range p.children {
 			findBody(c, html, plain, depth+1)
 		}
 		return
 	}
-	root := p.FirstChild
-	_, params, _ := mime.ParseMediaType(p.Header.Get("Content-Type"))
-	if start := strings.Trim(params["start"], "<> "); start != "" {
-		for c := p.FirstChild; c != nil; c = c.NextSibling {
-			if strings.Trim(c.ContentID, "<> ") == start {
+	root := p.children[0]
+	if start := strings.Trim(p.params["start"], "<> "); start != "" {
+		for _, c := range p.children {
+			if strings.Trim(c.header.get("content-id"), "<> ") == start {
 				root = c
 				break
 			}
@@ -158,31 +153,26 @@ func findBody(p *enmime.Part, html, plain **enmime.Part, depth int) {
 }
 
 // collectAttachments lists the leaf parts whose disposition is "attachment", in document
-// order. Attached messages (message/rfc822) are kept whole and partitioned recursively.
-func collectAttachments(p *enmime.Part, out *[]Attachment, depth int) {
+// order. Attached messages (message/rfc822) are kept whole and
+// partitioned recursively.
+func collectAttachments(p *part, out *[]Attachment, depth int) {
 	if p == nil || depth > maxMultiparts {
 		return
 	}
 	if isAttachment(p) {
 		// A multipart marked as an attachment has no single payload to partition.
-		if p.FirstChild == nil {
-			*out = append(*out, Attachment{Name: p.FileName, ContentType: p.ContentType, Data: partBytes(p)})
+		if len(p.children) == 0 && !strings.HasPrefix(p.contentType, "multipart/") {
+			// Text in a declared charset is handed on as UTF-8; without a declaration the
+			// bytes are left for the attachment's own format to sniff (an HTML meta tag, a BOM).
+			data := p.content()
+			if p.isText() && p.params["charset"] != "" {
+				data = []byte(p.text())
+			}
+			*out = append(*out, Attachment{Name: p.fileName, ContentType: p.contentType, Data: data})
 		}
 		return
 	}
-	for c := p.FirstChild; c != nil; c = c.NextSibling {
+	for _, c := range p.children {
 		collectAttachments(c, out, depth+1)
 	}
-}
-
-// partBytes returns a part's decoded content; enmime converts text parts to UTF-8 already.
-func partBytes(p *enmime.Part) []byte {
-	if p.Content != nil {
-		return p.Content
-	}
-	if p.ContentReader != nil {
-		b, _ := io.ReadAll(io.LimitReader(p.ContentReader, 256<<20))
-		return b
-	}
-	return nil
 }

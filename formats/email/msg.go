@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/jhillyerd/enmime/v2"
 	"github.com/richardlehane/mscfb"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
@@ -437,7 +436,7 @@ func senderFromHeaders(headers string) []string {
 		if !ok || !strings.EqualFold(strings.TrimSpace(name), "from") {
 			continue
 		}
-		list, err := enmime.ParseAddressList(strings.TrimSpace(value))
+		list, err := parseAddressList(strings.TrimSpace(value))
 		if err != nil {
 			return nil
 		}
