@@ -44,7 +44,7 @@ func (e *InvalidError) Unwrap() error { return e.Err }
 
 // Document is an opened PDF. It is safe for use by one goroutine at a time.
 type Document struct {
-	ctx   *model.Context
+	objs  objects
 	pages []pageRef
 	// fonts caches decoded fonts by object number so a font shared by many pages is parsed once.
 	fonts map[int]*font
@@ -70,32 +70,38 @@ func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if size <= 0 {
 		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
 	}
-	rs := io.NewSectionReader(r, 0, size)
-	head := make([]byte, min(size, 1024))
-	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("pdf: read header: %w", err)
+	data := make([]byte, size)
+	if _, err := r.ReadAt(data, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("pdf: read: %w", err)
 	}
+	head := data[:min(size, 1024)]
 	if !bytes.Contains(head, []byte("%PDF-")) && !bytes.Contains(head, []byte(" obj")) {
 		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
 	}
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	conf.Cmd = model.EXTRACTCONTENT
-	mctx, err := pdfcpu.ReadWithContext(ctx, rs, conf)
-	if err == nil && !bytes.Contains(head, []byte("%PDF-")) {
-		// A body without a header: readers that find objects still lack a trustworthy root.
-		err = errors.New("missing root: no PDF header")
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	var objs objects
+	if lazy, err := openLazy(ctx, data); err == nil && bytes.Contains(head, []byte("%PDF-")) {
+		objs = lazy
+	} else {
+		conf := model.NewDefaultConfiguration()
+		conf.ValidationMode = model.ValidationRelaxed
+		conf.Cmd = model.EXTRACTCONTENT
+		mctx, err := pdfcpu.ReadWithContext(ctx, bytes.NewReader(data), conf)
+		if err == nil && !bytes.Contains(head, []byte("%PDF-")) {
+			// A body without a header: readers that find objects still lack a trustworthy root.
+			err = errors.New("missing root: no PDF header")
 		}
-		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
-			return nil, ErrEncrypted
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
+				return nil, ErrEncrypted
+			}
+			return nil, classifyOpenError(err)
 		}
-		return nil, classifyOpenError(err)
+		objs = pdfcpuObjects{mctx.XRefTable}
 	}
-	d := &Document{ctx: mctx, fonts: map[int]*font{}}
+	d := &Document{objs: objs, fonts: map[int]*font{}}
 	if err := d.loadPages(); err != nil {
 		return nil, err
 	}
@@ -141,8 +147,7 @@ const maxPageTreeDepth = 64
 // loadPages walks the page tree once, resolving inherited Resources, MediaBox and Rotate, with a
 // visited set so cyclic trees terminate.
 func (d *Document) loadPages() error {
-	xt := d.ctx.XRefTable
-	root, err := xt.Catalog()
+	root, err := d.objs.catalog()
 	if err != nil || root == nil {
 		return &InvalidError{Reason: "Cannot find Root object in pdf", Err: err}
 	}
@@ -150,9 +155,9 @@ func (d *Document) loadPages() error {
 	if !ok {
 		return &InvalidError{Reason: "Invalid object in /Pages"}
 	}
-	pages, err := xt.DereferenceDict(pagesObj)
-	if err != nil || pages == nil {
-		return &InvalidError{Reason: "Invalid object in /Pages", Err: err}
+	pages := d.dict(pagesObj)
+	if pages == nil {
+		return &InvalidError{Reason: "Invalid object in /Pages"}
 	}
 	seen := map[int]bool{}
 	if ir, ok := pagesObj.(types.IndirectRef); ok {
@@ -164,7 +169,7 @@ func (d *Document) loadPages() error {
 			return
 		}
 		if o, ok := node.Find("Resources"); ok {
-			if r, err := xt.DereferenceDict(o); err == nil && r != nil {
+			if r := d.dict(o); r != nil {
 				res = r
 			}
 		}
@@ -188,10 +193,7 @@ func (d *Document) loadPages() error {
 			d.pages = append(d.pages, pageRef{dict: node, resources: res, mediaBox: mb, rotate: rot})
 			return
 		}
-		kids, err := xt.DereferenceArray(kidsObj)
-		if err != nil {
-			return
-		}
+		kids := d.array(kidsObj)
 		for _, k := range kids {
 			if ir, ok := k.(types.IndirectRef); ok {
 				n := ir.ObjectNumber.Value()
@@ -200,8 +202,8 @@ func (d *Document) loadPages() error {
 				}
 				seen[n] = true
 			}
-			kd, err := xt.DereferenceDict(k)
-			if err != nil || kd == nil {
+			kd := d.dict(k)
+			if kd == nil {
 				continue
 			}
 			walk(kd, res, mb, hasMB, rot, depth+1)
@@ -222,7 +224,7 @@ func (d *Document) resolve(o types.Object) types.Object {
 		if !ok {
 			return o
 		}
-		r, err := d.ctx.XRefTable.Dereference(ir)
+		r, err := d.objs.deref(ir)
 		if err != nil {
 			return nil
 		}
