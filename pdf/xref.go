@@ -656,4 +656,3 @@ func hasPrefixSpace(s, prefix string) bool {
 	_, ok := cutPrefixSpace(s, prefix)
 	return ok
 }
-
