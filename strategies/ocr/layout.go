@@ -16,6 +16,7 @@ type region struct {
 	text      string
 	box       image.Rectangle
 	order     int // position in Tesseract's reading order
+	item      bool
 	html      string
 	extracted string
 	lines     int
@@ -27,6 +28,7 @@ type line struct {
 	text      string
 	box       image.Rectangle
 	extracted bool
+	item      bool // a line after a margin mark: a list item of its own
 }
 
 // layerFunc returns the PDF text layer's text inside a pixel box ("" when there is none).
@@ -111,6 +113,7 @@ func splitParagraphs(lines []line) []region {
 		}
 		r.text = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 		r.lines = j - i
+		r.item = lines[i].item
 		switch {
 		case ext == j-i:
 			r.extracted = "true"
@@ -127,7 +130,7 @@ func splitParagraphs(lines []line) []region {
 
 func sameParagraph(a, b line) bool {
 	wa, wb := a.words[0], b.words[0]
-	if wa.Block != wb.Block || wa.Par != wb.Par {
+	if wa.Block != wb.Block || wa.Par != wb.Par || a.item || b.item {
 		return false
 	}
 	if a.box.Max.X < b.box.Min.X || b.box.Max.X < a.box.Min.X {
@@ -286,7 +289,10 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, r
 			rest = append(rest, w)
 		}
 	}
-	lines := toLines(rest, layer)
+	lines, marked := markedLines(toLines(rest, layer), img)
+	for i := range lines {
+		lines[i].item = marked[i]
+	}
 	// One XY-cut over text lines and the image and table regions gives the reading order;
 	// paragraphs are then runs of lines in that order.
 	special := out
@@ -302,6 +308,9 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, r
 	flush := func() {
 		for _, r := range splitParagraphs(run) {
 			r.typ = hiResType(r.text, r.lines, r.box, page)
+			if r.item {
+				r.typ = element.ListItem
+			}
 			if r.extracted == "" {
 				r.extracted = "false"
 			}
