@@ -423,5 +423,24 @@ func detectImages(img *image.Gray, words []Word) []image.Rectangle {
 		}
 		out = append(out, image.Rect(minX*cell, minY*cell, min((maxX+1)*cell, w), min((maxY+1)*cell, h)))
 	}
-	return out
+	return mergeTouching(out, cell)
+}
+
+// mergeTouching unions boxes that overlap or come within gap of each other, until none do:
+// a photograph's flat areas (sky, a wall) cut its ink into pieces that are one picture.
+func mergeTouching(boxes []image.Rectangle, gap int) []image.Rectangle {
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(boxes) && !merged; i++ {
+			for j := i + 1; j < len(boxes); j++ {
+				if boxes[i].Inset(-gap).Overlaps(boxes[j]) {
+					boxes[i] = boxes[i].Union(boxes[j])
+					boxes = append(boxes[:j], boxes[j+1:]...)
+					merged = true
+					break
+				}
+			}
+		}
+	}
+	return boxes
 }

@@ -87,3 +87,13 @@ func TestRuledGridRejects(t *testing.T) {
 		t.Error("ruling outside the table's rows was taken")
 	}
 }
+
+func TestMergeTouching(t *testing.T) {
+	got := mergeTouching([]image.Rectangle{
+		image.Rect(248, 0, 480, 320), image.Rect(0, 120, 264, 304), image.Rect(0, 312, 184, 360), image.Rect(600, 600, 700, 700),
+	}, 8)
+	want := []image.Rectangle{image.Rect(0, 0, 480, 360), image.Rect(600, 600, 700, 700)}
+	if len(got) != len(want) || !got[0].Eq(want[0]) || !got[1].Eq(want[1]) {
+		t.Errorf("merged %v, want %v", got, want)
+	}
+}
