@@ -71,6 +71,7 @@ func newHost(t *testing.T, cfg Config) *Host {
 		pids := h.Processes()
 		h.Close()
 		assertGone(t, pids)
+		assertNoStrays(t, nil)
 	})
 	specs, err := h.Discover()
 	if err != nil {
@@ -96,6 +97,70 @@ func assertGone(t *testing.T, pids []int) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+// strays scans /proc for live processes the host may have left: any whose executable is one of
+// the test plugins (the plugins themselves, and helpers they started from their own binary),
+// and any child of this process running this binary (a built-in strategy re-executed as a
+// plugin). Known PIDs are not enough: a restarted plugin's predecessor or a plugin's helper
+// never appears in Host.Processes.
+func strays() map[int]string {
+	self, _ := os.Executable()
+	me := os.Getpid()
+	out := map[int]string{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == me || !alive(pid) {
+			continue
+		}
+		exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+		if err != nil {
+			continue // gone meanwhile, or a kernel thread
+		}
+		exe = strings.TrimSuffix(exe, " (deleted)")
+		if filepath.Dir(exe) == pluginDir || (exe == self && parent(pid) == me) {
+			out[pid] = exe
+		}
+	}
+	return out
+}
+
+// parent is a process's parent PID (0 when unknown).
+func parent(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
+
+// assertNoStrays waits up to five seconds for every stray process other than the pool's
+// current ones (keep) to be gone, then fails naming what is left.
+func assertNoStrays(t *testing.T, keep []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := strays()
+		for _, pid := range keep {
+			delete(left, pid)
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left behind: %v", left)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -184,7 +249,7 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 7 || d.Strategies[0] != "echo" {
+	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 8 || d.Strategies[0] != "echo" {
 		t.Errorf("describe: %+v", d)
 	}
 }
@@ -199,6 +264,7 @@ func TestIsolation(t *testing.T) {
 		{"panic", "strategy panicked: boom", engine.KindInternal},
 		{"crash", "plugin misbehave (strategy crash) crashed", engine.KindInternal},
 		{"hang", "plugin misbehave (strategy hang) did not finish within 3s", engine.KindInternal},
+		{"spawnhang", "plugin misbehave (strategy spawnhang) did not finish within 3s", engine.KindInternal},
 		{"hog", "plugin misbehave (strategy hog) ran out of memory (limit 512 MiB)", engine.KindInternal},
 		{"exitmid", "plugin misbehave (strategy exitmid) crashed", engine.KindInternal},
 		{"typed", "document refused", engine.KindUnprocessable},
@@ -216,6 +282,9 @@ func TestIsolation(t *testing.T) {
 			if c.kind == engine.KindInternal && c.strategy != "panic" {
 				assertGone(t, before)
 			}
+			// Only the pool's live processes remain: the killed one, and any helper it
+			// started, are gone.
+			assertNoStrays(t, h.Processes())
 			doc := textDoc(50)
 			got, err := run(t, h, "echo", doc)
 			if err != nil {
@@ -230,7 +299,7 @@ func TestIsolation(t *testing.T) {
 // answer and the pool keeps serving.
 func TestConcurrentWithFailures(t *testing.T) {
 	h := newHost(t, Config{Workers: 2, Timeout: 4 * time.Second, MemoryLimit: 512 << 20})
-	modes := []string{"echo", "crash", "echo", "hang", "echo", "exitmid", "echo", "panic", "echo", "hog"}
+	modes := []string{"echo", "crash", "echo", "spawnhang", "echo", "exitmid", "echo", "panic", "echo", "hog"}
 	var wg sync.WaitGroup
 	errs := make([]error, 20)
 	for i := range 20 {
@@ -258,6 +327,7 @@ func TestConcurrentWithFailures(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	assertNoStrays(t, h.Processes())
 	doc := textDoc(10)
 	got, err := run(t, h, "echo", doc)
 	if err != nil {
@@ -416,9 +486,18 @@ func TestNoOrphansWhenHostDies(t *testing.T) {
 			t.Fatalf("plugin %d not running", pid)
 		}
 	}
+	// Each plugin has started a helper of its own by now (spawnhang).
+	deadline := time.Now().Add(5 * time.Second)
+	for len(strays()) < 4 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := len(strays()); n < 4 {
+		t.Errorf("%d plugin processes and helpers running before the kill, want 4", n)
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	assertGone(t, pids)
+	assertNoStrays(t, nil)
 }
 
 // childHost starts two plugin processes, prints their PIDs and waits to be killed.
@@ -436,8 +515,8 @@ func childHost() {
 			defer wg.Done()
 			opts := engine.DefaultOptions()
 			d := textDoc(10)
-			// Hold both processes busy so the pool starts two.
-			p.Partitioner("hang").Partition(context.Background(), d, &opts, func(element.Element) error { return nil })
+			// Hold both processes busy so the pool starts two, each with a helper.
+			p.Partitioner("spawnhang").Partition(context.Background(), d, &opts, func(element.Element) error { return nil })
 		}()
 	}
 	for len(h.Processes()) < 2 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/strategies/fast"
 )
 
@@ -118,7 +119,7 @@ func (s *pdfSource) close() {
 
 func (s *pdfSource) render(ctx context.Context, n int) ([]byte, float64, error) {
 	num := strconv.Itoa(n)
-	cmd := exec.CommandContext(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(s.dpi), "-f", num, "-l", num, s.path)
+	cmd := sdk.Command(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(s.dpi), "-f", num, "-l", num, s.path)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
@@ -146,7 +147,7 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("ocr: temp file: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "heif-convert", in, out)
+	cmd := sdk.Command(ctx, "heif-convert", in, out)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Run(); err != nil {

@@ -37,7 +37,7 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	if doc.MIMEType != "application/pdf" {
 		return &engine.Error{Kind: engine.KindBadRequest, Msg: "The pdftotext strategy is only available for PDF files"}
 	}
-	cmd := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", "-", "-")
+	cmd := sdk.Command(ctx, "pdftotext", "-enc", "UTF-8", "-", "-")
 	cmd.Stdin = doc.Reader()
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr

@@ -1,5 +1,6 @@
 // Command misbehave is a test plugin whose strategies fail in every way a plugin can: panic,
-// crash the process, hang, allocate without bound, exit mid-stream; "echo" works.
+// crash the process, hang, allocate without bound, exit mid-stream, hang with a helper process
+// running; "echo" works.
 package main
 
 import (
@@ -14,7 +15,14 @@ import (
 	"github.com/quarrydocs/quarry/plugins/sdk"
 )
 
+// envHelper makes the binary a helper process that sleeps (see "spawnhang").
+const envHelper = "MISBEHAVE_HELPER"
+
 func main() {
+	if os.Getenv(envHelper) != "" {
+		time.Sleep(time.Hour)
+		return
+	}
 	s := func(name string, f func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error) sdk.Strategy {
 		return sdk.Strategy{Name: name, MIMETypes: []string{"application/pdf", "text/plain"}, Partition: f}
 	}
@@ -28,6 +36,17 @@ func main() {
 		}),
 		s("hang", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
 			time.Sleep(time.Hour) // ignores cancellation on purpose
+			return nil
+		}),
+		s("spawnhang", func(ctx context.Context, _ *engine.Document, _ *engine.Options, _ engine.Emit) error {
+			// A helper (as the OCR plugin runs pdftoppm), then a hang: when the host kills
+			// this process the helper must die too.
+			cmd := sdk.Command(ctx, os.Args[0])
+			cmd.Env = append(os.Environ(), envHelper+"=1")
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			time.Sleep(time.Hour)
 			return nil
 		}),
 		s("hog", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {

@@ -1,0 +1,16 @@
+package sdk
+
+import (
+	"context"
+	"os/exec"
+)
+
+// Command is exec.CommandContext for a helper program a strategy runs (a renderer, a
+// converter), set up so that the helper dies with the plugin however the plugin dies: when
+// the host kills a hung or oversized plugin with SIGKILL, nothing can clean up after it, and a
+// helper left running would be an orphan holding CPU and memory.
+func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	dieWithParent(cmd)
+	return cmd
+}
