@@ -78,8 +78,14 @@ func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if !bytes.Contains(head, []byte("%PDF-")) && !bytes.Contains(head, []byte(" obj")) {
 		return nil, &InvalidError{Reason: "Stream has ended unexpectedly"}
 	}
+	return open(ctx, data, head, false)
+}
+
+// open reads data lazily when its cross-reference data allows and full is false, else with
+// pdfcpu's full reader.
+func open(ctx context.Context, data, head []byte, full bool) (*Document, error) {
 	var objs objects
-	if lazy, err := openLazy(ctx, data); err == nil && bytes.Contains(head, []byte("%PDF-")) {
+	if lazy, err := openLazy(ctx, data); !full && err == nil && bytes.Contains(head, []byte("%PDF-")) {
 		objs = lazy
 	} else {
 		conf := model.NewDefaultConfiguration()

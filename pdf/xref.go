@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,12 +48,13 @@ type objStm struct {
 // pages actually reference rather than the whole file's object graph.
 type lazyObjects struct {
 	ctx     context.Context
-	data    string
+	data    []byte
 	xref    map[int]xrefEntry
 	trailer types.Dict
 	cache   map[int]types.Object
 	stms    map[int]*objStm
 	depth   int // resolution nesting (stream lengths, object streams), bounded against cycles
+	dec     *decrypter
 }
 
 // maxXrefSections bounds the /Prev chain.
@@ -61,9 +63,9 @@ const maxXrefSections = 256
 // openLazy reads the cross-reference sections of data. Anything unexpected returns an error
 // and the caller falls back to the full reader, which knows how to repair files.
 func openLazy(ctx context.Context, data []byte) (*lazyObjects, error) {
-	l := &lazyObjects{ctx: ctx, data: string(data), xref: map[int]xrefEntry{}, cache: map[int]types.Object{},
+	l := &lazyObjects{ctx: ctx, data: data, xref: map[int]xrefEntry{}, cache: map[int]types.Object{},
 		stms: map[int]*objStm{}}
-	tail := l.data[max(0, len(l.data)-2048):]
+	tail := string(l.data[max(0, len(l.data)-2048):])
 	i := strings.LastIndex(tail, "startxref")
 	if i < 0 {
 		return nil, errNotLazy
@@ -107,8 +109,17 @@ func openLazy(ctx context.Context, data []byte) (*lazyObjects, error) {
 	if l.trailer == nil {
 		return nil, errNotLazy
 	}
-	if _, ok := l.trailer.Find("Encrypt"); ok {
-		return nil, errNotLazy
+	if enc, ok := l.trailer.Find("Encrypt"); ok {
+		var id []byte
+		if ids, ok := l.resolve(l.trailer["ID"]).(types.Array); ok && len(ids) > 0 {
+			id, _ = l.stringBytes(ids[0])
+		}
+		dec, err := newDecrypter(l, enc, id)
+		if err != nil {
+			return nil, err
+		}
+		l.cache = map[int]types.Object{} // objects read so far are still encrypted
+		l.dec = dec
 	}
 	// Every in-use entry must point at its object's header; a single stale offset means the
 	// file was edited without updating its tables, which the full reader repairs.
@@ -127,7 +138,10 @@ func openLazy(ctx context.Context, data []byte) (*lazyObjects, error) {
 // already known come from a newer section and win.
 func (l *lazyObjects) readSection(off int64) (types.Dict, error) {
 	s := l.data[off:]
-	if rest, ok := cutPrefixSpace(s, "xref"); ok {
+	if end := bytes.Index(s, []byte("startxref")); end >= 0 {
+		s = s[:end]
+	}
+	if rest, ok := cutPrefixSpace(string(s), "xref"); ok {
 		return l.readTable(rest)
 	}
 	num, _, body, ok := objHeader(l.data, off)
@@ -328,11 +342,14 @@ func (l *lazyObjects) deref(ir types.IndirectRef) (types.Object, error) {
 	if e.inStream {
 		o, err = l.fromStream(e)
 	} else {
-		n, _, body, ok := objHeader(l.data, e.off)
+		n, gen, body, ok := objHeader(l.data, e.off)
 		if !ok || n != num {
 			return nil, fmt.Errorf("pdf: object %d: no object header at offset %d", num, e.off)
 		}
 		o, err = l.parseAt(num, body)
+		if err == nil && l.dec != nil {
+			o, err = l.dec.object(o, num, gen)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -411,27 +428,28 @@ func (l *lazyObjects) loadObjStm(num int) (*objStm, error) {
 // when it has one.
 func (l *lazyObjects) parseAt(num int, body int64) (types.Object, error) {
 	s := l.data[body:]
-	end := strings.Index(s, "endobj")
+	end := bytes.Index(s, []byte("endobj"))
 	if end < 0 {
 		end = len(s)
 	}
-	text := s[:end]
+	head := s[:end]
 	streamAt := -1
 	for from := 0; ; {
-		k := strings.Index(text[from:], "stream")
+		k := bytes.Index(head[from:], []byte("stream"))
 		if k < 0 {
 			break
 		}
 		k += from
-		if strings.HasSuffix(trimRightSpace(text[:k]), ">") {
+		if bytes.HasSuffix(bytes.TrimRight(head[:k], " \t\r\n\f\x00"), []byte(">")) {
 			streamAt = k
 			break
 		}
 		from = k + len("stream")
 	}
 	if streamAt >= 0 {
-		text = text[:streamAt]
+		head = head[:streamAt]
 	}
+	text := string(head)
 	o, err := model.ParseObjectContext(l.ctx, &text, 0)
 	if err != nil {
 		return nil, fmt.Errorf("pdf: object %d: %w", num, err)
@@ -467,14 +485,13 @@ func (l *lazyObjects) parseAt(num int, body int64) (types.Object, error) {
 	}
 	// A wrong /Length is common; the data then ends before the next "endstream".
 	if length < 0 || dataStart+int64(length) > int64(len(l.data)) ||
-		!hasPrefixSpace(l.data[dataStart+int64(length):], "endstream") {
-		k := strings.Index(l.data[dataStart:], "endstream")
+		!hasPrefixSpace(string(l.data[dataStart+int64(length):min(int64(len(l.data)), dataStart+int64(length)+64)]), "endstream") {
+		k := bytes.Index(l.data[dataStart:], []byte("endstream"))
 		if k < 0 {
 			return nil, fmt.Errorf("pdf: object %d: stream without endstream", num)
 		}
 		raw := l.data[dataStart : dataStart+int64(k)]
-		raw = trimRightEOL(raw)
-		length = len(raw)
+		length = len(bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r")))
 	}
 	pipeline, err := l.filterPipeline(d)
 	if err != nil {
@@ -482,7 +499,7 @@ func (l *lazyObjects) parseAt(num int, body int64) (types.Object, error) {
 	}
 	n := int64(length)
 	sd := types.NewStreamDict(d, dataStart, &n, nil, pipeline)
-	sd.Raw = []byte(l.data[dataStart : dataStart+n])
+	sd.Raw = l.data[dataStart : dataStart+n : dataStart+n]
 	return sd, nil
 }
 
@@ -549,6 +566,27 @@ func (l *lazyObjects) filterPipeline(d types.Dict) ([]types.PDFFilter, error) {
 	return out, nil
 }
 
+func (l *lazyObjects) name(d types.Dict, key string) string {
+	n, _ := l.resolve(d[key]).(types.Name)
+	return string(n)
+}
+
+func (l *lazyObjects) stringBytes(o types.Object) ([]byte, bool) {
+	switch v := l.resolve(o).(type) {
+	case types.StringLiteral:
+		b, err := types.Unescape(string(v))
+		return b, err == nil
+	case types.HexLiteral:
+		b, err := v.Bytes()
+		return b, err == nil
+	}
+	return nil, false
+}
+
+func (l *lazyObjects) bytesEntry(d types.Dict, key string) ([]byte, bool) {
+	return l.stringBytes(d[key])
+}
+
 func intEntry(d types.Dict, key string) (int, bool) {
 	o, ok := d.Find(key)
 	if !ok {
@@ -560,11 +598,11 @@ func intEntry(d types.Dict, key string) (int, bool) {
 
 // objHeader reads "num gen obj" at off (after optional white space) and returns where the
 // object's body starts.
-func objHeader(data string, off int64) (num, gen int, body int64, ok bool) {
+func objHeader(data []byte, off int64) (num, gen int, body int64, ok bool) {
 	if off < 0 || off >= int64(len(data)) {
 		return 0, 0, 0, false
 	}
-	s := data[off:]
+	s := string(data[off:min(int64(len(data)), off+128)])
 	lead := len(s) - len(trimSpace(s))
 	s = s[lead:]
 	num, a, ok := intToken(s)
@@ -579,7 +617,7 @@ func objHeader(data string, off int64) (num, gen int, body int64, ok bool) {
 	if len(rest) < 3 || rest[:3] != "obj" {
 		return 0, 0, 0, false
 	}
-	return num, gen, off + int64(len(data[off:])-len(rest)+3), true
+	return num, gen, off + int64(len(s)-len(rest)+3), true
 }
 
 // intToken reads an unsigned decimal integer after optional white space and returns it with
@@ -623,23 +661,6 @@ func trimSpace(s string) string {
 		for len(s) > 0 && isSpace(s[0]) {
 			s = s[1:]
 		}
-	}
-	return s
-}
-
-func trimRightSpace(s string) string {
-	for len(s) > 0 && isSpace(s[len(s)-1]) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func trimRightEOL(s string) string {
-	if len(s) > 0 && s[len(s)-1] == '\n' {
-		s = s[:len(s)-1]
-	}
-	if len(s) > 0 && s[len(s)-1] == '\r' {
-		s = s[:len(s)-1]
 	}
 	return s
 }
