@@ -19,7 +19,7 @@ var agreementSplit = regexp.MustCompile(`\s*\n\s*`)
 func pdfminerOrderText(p *pdf.Page) string {
 	var out []string
 	for _, b := range p.Boxes {
-		if s, _ := cleanWhitespace(b.Text()); strings.TrimSpace(s) != "" {
+		if s, _ := cleanWhitespace(b.Text(), false); strings.TrimSpace(s) != "" {
 			out = append(out, s)
 		}
 	}
@@ -33,7 +33,7 @@ func pdfminerOrderText(p *pdf.Page) string {
 			}
 		}
 		for _, snip := range agreementSplit.Split(sb.String(), -1) {
-			if s, _ := cleanWhitespace(snip); strings.TrimSpace(s) != "" {
+			if s, _ := cleanWhitespace(snip, false); strings.TrimSpace(s) != "" {
 				out = append(out, s)
 			}
 		}

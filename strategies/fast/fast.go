@@ -6,10 +6,12 @@
 package fast
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -163,7 +165,7 @@ var paragraphSplit = regexp.MustCompile(`\s*\n\s*`)
 // PageElements converts one analysed page into elements in reading order. withCoords keeps
 // metadata.coordinates on the elements.
 func PageElements(p *pdf.Page, withCoords bool) []element.Element {
-	var items []item
+	items := make([]item, 0, len(p.Boxes)+len(p.Figures)+len(p.Fields))
 	for _, b := range p.Boxes {
 		items = appendBox(items, p, b)
 	}
@@ -184,9 +186,10 @@ func PageElements(p *pdf.Page, withCoords bool) []element.Element {
 		items = appendText(items, p, fd.Value, fd.X0, fd.Y0, fd.X1, fd.Y1, nil)
 	}
 	items = combineListItems(items)
-	items = sortXYCut(items)
+	order := sortXYCut(items)
 	out := make([]element.Element, 0, len(items))
-	for _, it := range items {
+	for _, i := range order {
+		it := &items[i]
 		e := it.el
 		e.Metadata.PageNumber = element.Int(p.Number)
 		if withCoords {
@@ -299,22 +302,29 @@ func boxLinks(p *pdf.Page, b *pdf.TextBox) []pendingLink {
 
 // cleanWhitespace is the reference's clean_extra_whitespace_with_index_run: NBSP and newline
 // become spaces, runs of spaces collapse, the ends are trimmed. It also returns, for each rune
-// offset of the input, the offset in the output.
-func cleanWhitespace(s string) (string, []int) {
+// offset of the input, the offset in the output, when withIndex is set.
+func cleanWhitespace(s string, withIndex bool) (string, []int) {
 	rs := []rune(s)
-	idx := make([]int, len(rs)+1)
+	var idx []int
+	if withIndex {
+		idx = make([]int, len(rs)+1)
+	}
 	out := make([]rune, 0, len(rs))
 	for i, r := range rs {
 		if r == '\u00a0' || r == '\n' {
 			r = ' '
 		}
-		idx[i] = len(out)
+		if withIndex {
+			idx[i] = len(out)
+		}
 		if r == ' ' && len(out) > 0 && out[len(out)-1] == ' ' {
 			continue
 		}
 		out = append(out, r)
 	}
-	idx[len(rs)] = len(out)
+	if withIndex {
+		idx[len(rs)] = len(out)
+	}
 	lead := 0
 	for lead < len(out) && out[lead] == ' ' {
 		lead++
@@ -330,7 +340,7 @@ func cleanWhitespace(s string) (string, []int) {
 }
 
 func appendText(items []item, p *pdf.Page, raw string, x0, y0, x1, y1 float64, links []pendingLink) []item {
-	text, idx := cleanWhitespace(raw)
+	text, idx := cleanWhitespace(raw, len(links) > 0)
 	if strings.TrimSpace(text) == "" {
 		return items
 	}
@@ -360,7 +370,7 @@ func appendText(items []item, p *pdf.Page, raw string, x0, y0, x1, y1 float64, l
 // item's horizontal band (left ≥ item left, right < item right + 20 % of its width) whose top
 // lies within its vertical band (± 30 % of its height). The band grows with each merge.
 func combineListItems(items []item) []item {
-	out := items[:0:0]
+	out := items[:0] // in place: an item is read before its slot can be overwritten
 	cur := -1
 	for _, it := range items {
 		if it.el.Type == element.ListItem {
@@ -385,37 +395,44 @@ func combineListItems(items []item) []item {
 
 type ibox struct{ x0, y0, x1, y1, idx int }
 
-// sortXYCut orders a page's elements like the reference's sort_page_elements: boxes truncated
-// to integers and shrunk to 90 % (keeping top-left), then a recursive XY-cut splitting columns
-// first. Pages with a negative coordinate are left in their order, as the reference does.
-func sortXYCut(items []item) []item {
-	if len(items) < 2 {
-		return items
+// sortXYCut returns the reading order of a page's elements, as indexes into items, like the
+// reference's sort_page_elements: boxes truncated to integers and shrunk to 90 % (keeping
+// top-left), then a recursive XY-cut splitting columns first. Pages with a negative coordinate
+// are only sorted top to bottom, as the reference does.
+func sortXYCut(items []item) []int {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
 	}
-	sort.SliceStable(items, func(a, b int) bool {
-		if items[a].y0 != items[b].y0 {
-			return items[a].y0 < items[b].y0
+	if len(items) < 2 {
+		return order
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(items[a].y0, items[b].y0); c != 0 {
+			return c
 		}
-		return items[a].x0 < items[b].x0
+		return cmp.Compare(items[a].x0, items[b].x0)
 	})
-	boxes := make([]ibox, len(items))
-	for i, it := range items {
+	for _, it := range items {
 		if it.x0 < 0 || it.y0 < 0 || it.x1 < 0 || it.y1 < 0 {
-			return items
+			return order // the reference then keeps this top-to-bottom order
 		}
+	}
+	boxes := make([]ibox, len(items))
+	for i, k := range order {
+		it := &items[k]
 		l, t, r, b := int(it.x0), int(it.y0), int(it.x1), int(it.y1)
 		w, h := float64(r-l), float64(b-t)
 		nr := float64(r) - (w - w*0.9)
 		nb := float64(b) - (h - h*0.9)
 		boxes[i] = ibox{l, t, int(nr), int(nb), i}
 	}
-	var res []int
+	res := make([]int, 0, len(boxes))
 	xyCut(boxes, &res, 0)
-	out := make([]item, 0, len(res))
-	for _, i := range res {
-		out = append(out, items[i])
+	for i, k := range res {
+		res[i] = order[k]
 	}
-	return out
+	return res
 }
 
 // spans returns the [start, end) intervals where the projection of boxes on an axis is
@@ -432,28 +449,26 @@ func spans(boxes []ibox, axis int) [][2]int {
 	if length <= 0 || length > 1<<22 {
 		return nil
 	}
-	proj := make([]int32, length)
+	// The runs of integer positions covered by at least one box's [s, e): the union of the
+	// intervals, with intervals that touch joined.
+	iv := make([][2]int, 0, len(boxes))
 	for _, b := range boxes {
 		s, e := b.x0, b.x1
 		if axis == 1 {
 			s, e = b.y0, b.y1
 		}
-		for k := max(s, 0); k < e && k < length; k++ {
-			proj[k]++
+		if s = max(s, 0); s < e {
+			iv = append(iv, [2]int{s, e})
 		}
 	}
+	slices.SortFunc(iv, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	var out [][2]int
-	prev := -10
-	for k, v := range proj {
-		if v <= 0 {
+	for _, v := range iv {
+		if n := len(out); n > 0 && v[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], v[1])
 			continue
 		}
-		if len(out) == 0 || k-prev > 1 {
-			out = append(out, [2]int{k, k + 1})
-		} else {
-			out[len(out)-1][1] = k + 1
-		}
-		prev = k
+		out = append(out, v)
 	}
 	return out
 }
