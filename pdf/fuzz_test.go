@@ -45,6 +45,12 @@ func FuzzOpen(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// The lazy reader's paths: object streams, xref streams, decryption.
+	for _, name := range []string{"objstm.pdf", "aes-128-objstm.pdf", "rc4-40.pdf"} {
+		if b, err := os.ReadFile("testdata/xref/" + name); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
 		if err != nil {
