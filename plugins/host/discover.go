@@ -57,12 +57,17 @@ func (h *Host) Discover() ([]Spec, error) {
 				errs = append(errs, fmt.Errorf("plugin %s: %w (write one with: quarry plugin checksum %s)", short, err, path))
 				continue
 			}
+			before, _ := statStamp(path)
 			if err := verifyChecksum(path, sum); err != nil {
 				errs = append(errs, fmt.Errorf("plugin %s: %w", short, err))
 				continue
 			}
 			seen[short] = true
-			specs = append(specs, Spec{Name: short, Path: path, SHA256: sum})
+			spec := Spec{Name: short, Path: path, SHA256: sum}
+			if after, ok := statStamp(path); ok && after == before {
+				spec.checked = after // unchanged while it was hashed: the first launch need not hash again
+			}
+			specs = append(specs, spec)
 		}
 	}
 	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })

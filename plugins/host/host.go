@@ -111,6 +111,8 @@ type Spec struct {
 	Workers     int
 	Timeout     time.Duration
 	MemoryLimit uint64
+	// checked is the executable's identity when Discover verified its checksum.
+	checked fileStamp
 }
 
 // Host owns the plugin processes.

@@ -527,3 +527,57 @@ func childHost() {
 	fmt.Println(ps[0], ps[1])
 	wg.Wait()
 }
+
+// A plugin rewritten after it was verified is refused at its next launch: relaunches skip
+// hashing only while the file's identity is unchanged.
+func TestRewrittenPluginRefusedAtRelaunch(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, Prefix+"misbehave")
+	data, err := os.ReadFile(filepath.Join(pluginDir, Prefix+"misbehave"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteChecksum(bin); err != nil {
+		t.Fatal(err)
+	}
+	h := New(Config{Dirs: []string{dir}, Workers: 1, Timeout: 5 * time.Second})
+	defer h.Close()
+	specs, err := h.Discover()
+	if err != nil || len(specs) != 1 {
+		t.Fatalf("discover: %v %v", specs, err)
+	}
+	p, err := h.Add(specs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	call := func(strategy string) error {
+		return p.Partitioner(strategy).Partition(context.Background(), textDoc(10), &opts, func(element.Element) error { return nil })
+	}
+	if err := call("echo"); err != nil {
+		t.Fatal(err)
+	}
+	if err := call("crash"); err == nil {
+		t.Fatal("crash did not fail")
+	}
+	if err := call("echo"); err != nil {
+		t.Fatalf("relaunch of the unchanged plugin: %v", err)
+	}
+	// Replaced as installers do, by renaming a new file over it (a running executable cannot
+	// be written in place).
+	if err := os.WriteFile(bin+".new", append(data, 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(bin+".new", bin); err != nil {
+		t.Fatal(err)
+	}
+	if err := call("crash"); err == nil {
+		t.Fatal("crash did not fail")
+	}
+	if err := call("echo"); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("relaunch of the rewritten plugin: err = %v", err)
+	}
+}

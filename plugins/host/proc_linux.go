@@ -54,3 +54,21 @@ func nearLimit(pr *proc, limit uint64) bool {
 	ru, ok := pr.cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return ok && uint64(ru.Maxrss)*1024 >= limit/10*8
 }
+
+// fileStamp identifies one version of a file: a rewrite changes its ctime (or its inode, when
+// replaced by rename), and ctime cannot be set from user space.
+type fileStamp struct {
+	dev, ino, size uint64
+	mtime, ctime   int64
+}
+
+func statStamp(path string) (fileStamp, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return fileStamp{}, false
+	}
+	return fileStamp{
+		dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size),
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
+	}, true
+}

@@ -18,3 +18,8 @@ func launch(gp *plugin.Client) error {
 
 // nearLimit cannot tell without rusage; the stderr markers still apply.
 func nearLimit(*proc, uint64) bool { return false }
+
+// fileStamp is never considered unchanged elsewhere: every launch hashes the executable.
+type fileStamp struct{ valid bool }
+
+func statStamp(string) (fileStamp, bool) { return fileStamp{}, false }

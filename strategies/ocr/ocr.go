@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
@@ -62,8 +63,10 @@ func ConfigFromEnv() Config {
 
 // OCR runs the strategies with a fixed set of Tesseract workers.
 type OCR struct {
-	cfg     Config
-	workers chan *tesseract // nil tokens are workers not created yet
+	cfg   Config
+	slots chan struct{} // one token per worker allowed to run
+	mu    sync.Mutex
+	idle  []*tesseract // created clients not in use, the most recently used last
 }
 
 // New returns an OCR engine; Tesseract clients are created on first use.
@@ -74,20 +77,41 @@ func New(cfg Config) *OCR {
 	if cfg.DPI <= 0 {
 		cfg.DPI = 300
 	}
-	o := &OCR{cfg: cfg, workers: make(chan *tesseract, cfg.Workers)}
-	for range cfg.Workers {
-		o.workers <- nil
-	}
-	return o
+	return &OCR{cfg: cfg, slots: make(chan struct{}, cfg.Workers)}
 }
 
-// Close releases the Tesseract clients not in use.
+// Close waits for the pages being recognised and releases the Tesseract clients.
 func (o *OCR) Close() {
 	for range o.cfg.Workers {
-		if t := <-o.workers; t != nil {
-			t.close()
-		}
+		o.slots <- struct{}{}
 	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, t := range o.idle {
+		t.close()
+	}
+	o.idle = nil
+}
+
+// client returns an idle Tesseract client, the most recently used first, so that a document
+// read page after page keeps using one initialised client (creating one loads the language
+// models: about 50 ms and tens of MiB) and a second is made only when two pages run at once.
+func (o *OCR) client() *tesseract {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if n := len(o.idle); n > 0 {
+		t := o.idle[n-1]
+		o.idle = o.idle[:n-1]
+		return t
+	}
+	return newTesseract()
+}
+
+func (o *OCR) release(t *tesseract) {
+	o.mu.Lock()
+	o.idle = append(o.idle, t)
+	o.mu.Unlock()
+	<-o.slots
 }
 
 func init() {
@@ -205,16 +229,13 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 // page renders and recognises page n on a worker; with tables, the cells of drawn tables are
 // read too, on the same worker.
 func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables bool) pageResult {
-	var t *tesseract
 	select {
-	case t = <-o.workers:
+	case o.slots <- struct{}{}:
 	case <-ctx.Done():
 		return pageResult{err: ctx.Err()}
 	}
-	if t == nil {
-		t = newTesseract()
-	}
-	defer func() { o.workers <- t }()
+	t := o.client()
+	defer o.release(t)
 	if err := ctx.Err(); err != nil {
 		return pageResult{err: err}
 	}
@@ -227,7 +248,8 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
 	}
 	clean, mask := removeRules(img)
-	words, err := t.recognize(encodePGM(clean), langs)
+	bilevel := isBilevel(img)
+	words, err := t.recognize(encodeForOCR(clean, bilevel), langs)
 	if err != nil {
 		return pageResult{err: err}
 	}
@@ -238,7 +260,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if scale == 0 {
 		if zoom = zoomFor(words); zoom > 1 {
 			big := resize(clean, zoom)
-			if more, err := t.recognize(encodePGM(big), langs); err == nil {
+			if more, err := t.recognize(encodePGM(big), langs); err == nil { // resampling makes grey
 				for i := range more {
 					more[i].Box = unzoom(more[i].Box, zoom, img.Bounds())
 				}

@@ -59,3 +59,45 @@ func encodePGM(img *image.Gray) []byte {
 	}
 	return out
 }
+
+// isBilevel reports whether a grey image holds only black and white: a scan already
+// binarised (fax, 1-bit PNG or TIFF).
+func isBilevel(img *image.Gray) bool {
+	for _, v := range img.Pix {
+		if v != 0 && v != 255 {
+			return false
+		}
+	}
+	return true
+}
+
+// encodePBM writes a bilevel image as a binary PBM (P4, 1 = black). Tesseract takes a 1-bit
+// image as already binarised and skips its own thresholding, which on a large grey page
+// costs more than half the recognition time.
+func encodePBM(img *image.Gray) []byte {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	head := fmt.Sprintf("P4\n%d %d\n", w, h)
+	rowBytes := (w + 7) / 8
+	out := make([]byte, len(head), len(head)+rowBytes*h)
+	copy(out, head)
+	for y := range h {
+		row := img.Pix[y*img.Stride : y*img.Stride+w]
+		packed := make([]byte, rowBytes)
+		for x, v := range row {
+			if v < 128 {
+				packed[x>>3] |= 0x80 >> (x & 7)
+			}
+		}
+		out = append(out, packed...)
+	}
+	return out
+}
+
+// encodeForOCR is the image Tesseract reads: 1-bit when the page is bilevel, grey otherwise.
+func encodeForOCR(img *image.Gray, bilevel bool) []byte {
+	if bilevel {
+		return encodePBM(img)
+	}
+	return encodePGM(img)
+}
