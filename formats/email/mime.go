@@ -49,12 +49,13 @@ type part struct {
 
 // mimeReader builds the part tree of one message and carries the limits' counters.
 type mimeReader struct {
-	budget int
-	parts  int
+	limit, budget int
+	parts         int
 }
 
 func newMIMEReader(size int) *mimeReader {
-	return &mimeReader{budget: scanBudgetBase + scanBudgetFactor*size}
+	n := scanBudgetBase + scanBudgetFactor*size
+	return &mimeReader{limit: n, budget: n}
 }
 
 // parse reads one entity — header, then body — and, for a multipart, its children. The root
@@ -128,7 +129,7 @@ func (r *mimeReader) split(body []byte, boundary string) ([][]byte, error) {
 		}
 		r.budget -= i + len(dash)
 		if r.budget < 0 {
-			return nil, engine.Errorf(engine.KindUnprocessable, "email: MIME structure too costly to parse (nesting rescans %d bytes)", len(body))
+			return nil, engine.Errorf(engine.KindUnprocessable, "email: MIME structure too costly to parse (nested multiparts rescan more than %d bytes)", r.limit)
 		}
 		at := pos + i
 		pos = at + len(dash)
