@@ -45,13 +45,10 @@ func Partition(ctx context.Context, doc *Document, opts Options) ([]element.Elem
 	return out, nil
 }
 
-// langBatchBytes is how much element text is held back for document-level language detection.
-// Documents with less text get exactly the reference's whole-document decision; larger ones are
-// decided batch by batch so memory stays bounded.
-const langBatchBytes = 4 << 20
-
 // PartitionStream partitions doc and passes post-processed elements to emit in document order.
-// Without chunking, elements are streamed in batches, so memory stays bounded for large inputs.
+// Without chunking, elements are held back only until the document's language is decided (its
+// first 10,000 characters of text, see lang.Stream) and streamed after that, so memory stays
+// bounded for large inputs.
 func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit) error {
 	if opts.StartingPageNumber == 0 {
 		opts.StartingPageNumber = 1
@@ -95,7 +92,7 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 		return post.add(e, sink)
 	})
 	if err == nil {
-		err = post.flush(sink)
+		err = post.finish(sink)
 	}
 	if err != nil {
 		return wrapPartitionError(err, ft)
@@ -116,7 +113,7 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 			return err
 		}
 	}
-	return again.flush(emit)
+	return again.finish(emit)
 }
 
 // chunkingError maps chunking failures as the reference server does: an unknown strategy is a
@@ -241,54 +238,67 @@ type postProcessor struct {
 	pageShift int
 	ids       element.IDHasher
 	tree      element.Hierarchy
-	pending   []element.Element
-	textBytes int
+	langs     *lang.Stream
+	pending   []element.Element // held until langs is decided
 }
 
 func newPostProcessor(doc *Document, ft FileType, opts *Options) *postProcessor {
-	return &postProcessor{opts: opts, filename: doc.BaseName(), filetype: ft.MIME, pageShift: opts.StartingPageNumber - 1}
+	return &postProcessor{opts: opts, filename: doc.BaseName(), filetype: ft.MIME, pageShift: opts.StartingPageNumber - 1,
+		langs: lang.NewStream(opts.Languages)}
 }
 
 func (p *postProcessor) add(e element.Element, emit Emit) error {
 	if p.pageShift != 0 && e.Metadata.PageNumber != nil {
 		e.Metadata.PageNumber = element.Int(*e.Metadata.PageNumber + p.pageShift)
 	}
+	if p.langs.Decided() {
+		return p.emit(&e, emit)
+	}
 	p.pending = append(p.pending, e)
-	p.textBytes += len(e.Text)
-	if p.textBytes >= langBatchBytes {
-		return p.flush(emit)
+	if p.langs.Add(e.Text) {
+		return p.release(emit)
 	}
 	return nil
 }
 
-func (p *postProcessor) flush(emit Emit) error {
+// finish decides the language on what was seen and emits what is still held.
+func (p *postProcessor) finish(emit Emit) error {
+	p.langs.Finish()
+	return p.release(emit)
+}
+
+func (p *postProcessor) release(emit Emit) error {
 	batch := p.pending
-	p.pending, p.textBytes = nil, 0
-	lang.Apply(batch, p.opts.Languages)
+	p.pending = nil
 	for i := range batch {
-		e := &batch[i]
-		m := &e.Metadata
-		hashName := m.Filename // attachments are hashed with their own name
-		if hashName == "" {
-			hashName = p.filename
-		}
-		m.Filename = p.filename
-		if m.Filetype == "" {
-			m.Filetype = p.filetype
-		}
-		if p.opts.UniqueElementIDs {
-			e.ID = newUUID()
-		} else {
-			e.ID = p.ids.Next(hashName, e)
-		}
-		p.tree.Add(e)
-		if !p.opts.Coordinates {
-			m.Coordinates = nil
-		}
-		m.LastModified, m.FileDirectory, m.DetectionClassProb = "", "", nil
-		if err := emit(*e); err != nil {
+		if err := p.emit(&batch[i], emit); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// emit finishes one element's metadata and passes it on.
+func (p *postProcessor) emit(e *element.Element, emit Emit) error {
+	p.langs.Assign(e)
+	m := &e.Metadata
+	hashName := m.Filename // attachments are hashed with their own name
+	if hashName == "" {
+		hashName = p.filename
+	}
+	m.Filename = p.filename
+	if m.Filetype == "" {
+		m.Filetype = p.filetype
+	}
+	if p.opts.UniqueElementIDs {
+		e.ID = newUUID()
+	} else {
+		e.ID = p.ids.Next(hashName, e)
+	}
+	p.tree.Add(e)
+	if !p.opts.Coordinates {
+		m.Coordinates = nil
+	}
+	m.LastModified, m.FileDirectory, m.DetectionClassProb = "", "", nil
+	return emit(*e)
 }

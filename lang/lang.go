@@ -215,68 +215,111 @@ func detectScanned(text string, blank, short bool, given []string) []string {
 // evaluated on its own text. The short-ASCII rule applies before request languages, both
 // for the document and for each element.
 func Apply(elems []element.Element, requested []string) {
-	if Disabled(requested) || len(elems) == 0 {
-		return
-	}
-	var given []string
-	if !isAuto(requested) {
-		given = Codes(requested)
-	}
-	// The reference joins the non-empty texts with spaces and tests the whole; detection reads
-	// the first megabyte.
-	blank, short, words, size := true, true, 0, 0
+	s := NewStream(requested)
 	for i := range elems {
-		t := elems[i].Text
-		if t == "" {
-			continue
-		}
-		if size < maxDocBytes {
-			size += len(t) + 1
-		}
-		if blank && !isBlank(t) {
-			blank = false
-		}
-		if short {
-			n, ascii := countWords(t)
-			words += n
-			short = ascii && words < 5
-		}
-		if !blank && !short && size >= maxDocBytes {
+		if s.Add(elems[i].Text) {
 			break
 		}
 	}
-	var b strings.Builder
-	b.Grow(min(size, maxDocBytes))
+	s.Finish()
 	for i := range elems {
-		t := elems[i].Text
-		if t == "" {
-			continue
+		s.Assign(&elems[i])
+	}
+}
+
+// Stream makes Apply's decision for a document whose elements arrive one at a time, so that a
+// caller holds elements back only until the document-level answer is final: once the text
+// is neither blank nor short ASCII and detection has its 10,000 characters, more text cannot
+// change it, and later elements can be assigned as they come.
+type Stream struct {
+	disabled bool
+	given    []string
+	blank    bool
+	short    bool
+	words    int
+	text     strings.Builder // the non-empty texts joined by spaces, up to maxDocBytes
+	check    int             // text length at which finality is tested next
+	decided  bool
+	doc      []string
+}
+
+// NewStream starts a document for the request's languages parameter.
+func NewStream(requested []string) *Stream {
+	s := &Stream{disabled: Disabled(requested), blank: true, short: true, check: ldMaxTextLength}
+	if !isAuto(requested) {
+		s.given = Codes(requested)
+	}
+	s.decided = s.disabled
+	return s
+}
+
+// Add takes the next element's text and reports whether the document-level decision is final.
+func (s *Stream) Add(t string) bool {
+	if s.decided || t == "" {
+		return s.decided
+	}
+	if s.blank && !isBlank(t) {
+		s.blank = false
+	}
+	if s.short {
+		n, ascii := countWords(t)
+		s.words += n
+		s.short = ascii && s.words < 5
+	}
+	if s.text.Len() < maxDocBytes {
+		if s.text.Len() > 0 {
+			s.text.WriteByte(' ')
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		if b.Len()+len(t) > maxDocBytes {
-			n := max(0, maxDocBytes-b.Len())
+		if s.text.Len()+len(t) > maxDocBytes {
+			n := max(0, maxDocBytes-s.text.Len())
 			for n > 0 && !utf8.RuneStart(t[n]) {
 				n--
 			}
-			b.WriteString(t[:n])
-			break
+			t = t[:n]
 		}
-		b.WriteString(t)
+		s.text.WriteString(t)
 	}
-	doc := detectScanned(b.String(), blank, short, given)
-	if len(doc) == 1 {
-		// One backing array, but each element's slice has capacity 1, so none can write into
-		// another's.
-		all := make([]string, len(elems))
-		for i := range elems {
-			all[i] = doc[0]
-			elems[i].Metadata.Languages = all[i : i+1 : i+1]
+	if s.blank || s.short {
+		return false
+	}
+	switch {
+	case len(s.given) > 0, s.text.Len() >= maxDocBytes:
+		s.decide()
+	case s.text.Len() >= s.check:
+		// Tested at growing lengths so that the cost stays linear in the text held.
+		s.check = s.text.Len() + s.text.Len()/4
+		if _, final := loadModel().detectorText(s.text.String()); final {
+			s.decide()
 		}
-		return
 	}
-	for i := range elems {
-		elems[i].Metadata.Languages = detect(elems[i].Text, given)
+	return s.decided
+}
+
+// Decided reports whether the document-level decision is final.
+func (s *Stream) Decided() bool { return s.decided }
+
+// Finish decides with the text seen so far: the end of the document.
+func (s *Stream) Finish() {
+	if !s.decided {
+		s.decide()
+	}
+}
+
+func (s *Stream) decide() {
+	s.doc = detectScanned(s.text.String(), s.blank, s.short, s.given)
+	s.decided = true
+	s.text = strings.Builder{}
+}
+
+// Assign sets e's languages from the document decision, or from e's own text when the
+// document has no single language. Add must have reported the decision final, or Finish been
+// called.
+func (s *Stream) Assign(e *element.Element) {
+	switch {
+	case s.disabled:
+	case len(s.doc) == 1:
+		e.Metadata.Languages = []string{s.doc[0]}
+	default:
+		e.Metadata.Languages = detect(e.Text, s.given)
 	}
 }

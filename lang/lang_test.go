@@ -193,3 +193,56 @@ func TestApplyDocumentRules(t *testing.T) {
 		}
 	}
 }
+
+// The stream decides as soon as 10,000 characters of detector text are fixed, and its answer is
+// the one Apply gives on the whole document.
+func TestStreamDecidesOnItsPrefix(t *testing.T) {
+	para := "The committee reviewed the annual budget and approved the new spending plan for schools. "
+	var texts []string
+	for i := 0; i < 400; i++ {
+		texts = append(texts, para)
+	}
+	texts = append(texts, "Der Ausschuss hat den Haushalt geprüft und den neuen Plan genehmigt.")
+	s := NewStream([]string{"auto"})
+	decidedAt := -1
+	for i, tx := range texts {
+		if s.Add(tx) && decidedAt < 0 {
+			decidedAt = i
+		}
+	}
+	if decidedAt < 0 || decidedAt > 10000/len(para)+2 {
+		t.Fatalf("decided after element %d, want right after 10,000 characters (element %d)", decidedAt, 10000/len(para))
+	}
+	els := make([]element.Element, len(texts))
+	for i := range els {
+		els[i].Text = texts[i]
+	}
+	Apply(els, []string{"auto"})
+	var e element.Element
+	e.Text = texts[len(texts)-1]
+	s.Assign(&e)
+	if !reflect.DeepEqual(e.Metadata.Languages, els[len(els)-1].Metadata.Languages) || !reflect.DeepEqual(e.Metadata.Languages, []string{"eng"}) {
+		t.Errorf("stream %v, Apply %v, want [eng]", e.Metadata.Languages, els[len(els)-1].Metadata.Languages)
+	}
+}
+
+// Text whose 10,000th character lies in a run that a pattern is still reading (a word that an
+// "@host" after it would make an e-mail address, removed from the text) is not final until
+// more text shows where the run ends.
+func TestStreamWaitsWhileAPatternIsOpen(t *testing.T) {
+	words := strings.Repeat("Ein kurzer deutscher Satz über das Wetter. ", 300)
+	head := string([]rune(words)[:9990])
+	s := NewStream(nil)
+	if s.Add(head + "abcdefghijklmnopqrstuvwxyz") {
+		t.Fatal("decided while the text ended inside a possible e-mail address")
+	}
+	if !s.Add(words) {
+		t.Fatal("not decided once the run was closed")
+	}
+	var e element.Element
+	e.Text = "anything"
+	s.Assign(&e)
+	if !reflect.DeepEqual(e.Metadata.Languages, []string{"deu"}) {
+		t.Errorf("languages %v, want [deu]", e.Metadata.Languages)
+	}
+}

@@ -398,11 +398,15 @@ func hasPrefixAt(s *runeStream, i int, p string) bool {
 // and e-mail addresses ([-_.0-9A-Za-z]{1,64}@[-_0-9A-Za-z]{1,255}[-_.0-9A-Za-z]{1,255}) become
 // spaces, Vietnamese letters with combining tone marks are composed, the first 10,000
 // characters are kept with runs of spaces collapsed, and Latin letters are dropped when the
-// text is mostly non-Latin.
-func (m *model) detectorText(text string) []rune {
+// text is mostly non-Latin. final reports that text is long enough for the result not to
+// change whatever text follows it: 10,000 characters came out without the patterns ever
+// looking past its end.
+func (m *model) detectorText(text string) (clean []rune, final bool) {
 	pos := 0
+	starved := false
 	src := &runeStream{more: func(s *runeStream) bool {
 		if pos >= len(text) {
+			starved = true
 			return false
 		}
 		r, n := utf8.DecodeRuneInString(text[pos:])
@@ -509,8 +513,9 @@ func (m *model) detectorText(text string) []rune {
 
 	out := make([]rune, 0, min(len(text), ldMaxTextLength))
 	var pre rune = -1
-	for i := 0; i < ldMaxTextLength; i++ {
-		c, ok := vi.at(i)
+	taken := 0
+	for ; taken < ldMaxTextLength; taken++ {
+		c, ok := vi.at(taken)
 		if !ok {
 			break
 		}
@@ -519,6 +524,7 @@ func (m *model) detectorText(text string) []rune {
 		}
 		pre = c
 	}
+	final = taken == ldMaxTextLength && !starved
 
 	// cleaning_text. Upstream compares a block number with a block name here, so every
 	// character from U+0300 on counts as non-Latin, Latin Extended Additional included.
@@ -539,7 +545,7 @@ func (m *model) detectorText(text string) []rune {
 		}
 		out = kept
 	}
-	return out
+	return out, final
 }
 
 // mailHostEnd matches [-_0-9A-Za-z]{1,255}[-_.0-9A-Za-z]{1,255} at k with the regular
@@ -581,7 +587,7 @@ var errNoFeatures = errors.New("no features in text")
 func detectLangs(text string) ([]langProb, error) {
 	m := loadModel()
 	nl := len(m.langs)
-	clean := m.detectorText(text)
+	clean, _ := m.detectorText(text)
 
 	// _extract_ngrams; each distinct n-gram then gets one dense row of probabilities.
 	local := map[int32]int32{}
