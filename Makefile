@@ -11,12 +11,14 @@ SAMPLE  ?= testdata/reference/docs/fake-text.txt
 deps:
 	@scripts/deps.sh
 
-# quarry itself is pure Go; the OCR strategies (hi_res, ocr_only) are a cgo plugin installed
-# beside it with its checksum, where the plugin host finds it.
+# quarry itself is pure Go; the OCR strategies (hi_res, ocr_only, cgo) and vlm (the model
+# providers' SDKs) are plugins installed beside it with their checksums, where the plugin host
+# finds them.
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry ./cmd/quarry
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry-plugin-vlm ./cmd/quarry-plugin-vlm
 	CGO_ENABLED=1 $(GO) build -o bin/quarry-plugin-ocr ./cmd/quarry-plugin-ocr
-	bin/quarry plugin checksum bin/quarry-plugin-ocr
+	bin/quarry plugin checksum bin/quarry-plugin-ocr bin/quarry-plugin-vlm
 
 run: deps build
 	bin/quarry partition $(SAMPLE)

@@ -82,7 +82,7 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageError("partition: %v", err)
 	}
-	if needsStrategy(files) {
+	if needsPlugins(opts.Strategy, files) {
 		startPlugins(false)
 	}
 	if *verbose {
@@ -108,9 +108,20 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return w.Flush()
 }
 
-// needsStrategy reports whether any input is a PDF or an image, the documents that go through a
-// strategy and so may need a plugin; text and office files never start the plugin host.
-func needsStrategy(paths []string) bool {
+// needsPlugins reports whether partitioning paths may need a plugin's strategy: a PDF or an image
+// under a strategy this binary does not serve itself, or under auto, which sends scanned pages
+// to OCR. Starting the plugin host launches every plugin once, so a run that cannot use one
+// skips it.
+func needsPlugins(strategy string, paths []string) bool {
+	if _, inProcess := engine.LookupStrategy(strategy); inProcess && strategy != "auto" {
+		return false
+	}
+	return hasPDFOrImage(paths)
+}
+
+// hasPDFOrImage reports whether any input is a PDF or an image, the documents that go through a
+// strategy; text and office files never start the plugin host.
+func hasPDFOrImage(paths []string) bool {
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {

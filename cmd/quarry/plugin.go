@@ -23,7 +23,7 @@ import (
 
 // builtinPlugins are the in-process strategies run out of process by default, by re-executing
 // this binary as "quarry plugin serve <name>".
-var builtinPlugins = []string{"fast", "vlm"}
+var builtinPlugins = []string{"fast"}
 
 // defaultPluginMemory is the memory limit of a plugin process unless
 // QUARRY_PLUGIN_MEMORY_LIMIT_MB says otherwise.
@@ -229,8 +229,12 @@ func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stdout, "  %-12s %s: %v\n", s.Name, s.Path, err)
 			continue
 		}
+		types := strings.Join(d.MimeTypes, ",")
+		if types == "" {
+			types = "PDFs and images"
+		}
 		fmt.Fprintf(stdout, "  %-12s %s version %s, strategies %s, types %s\n", s.Name, s.Path, d.Version,
-			strings.Join(d.Strategies, ","), strings.Join(d.MimeTypes, ","))
+			strings.Join(d.Strategies, ","), types)
 	}
 	if derr != nil {
 		fmt.Fprintln(stderr, "quarry: plugins:", derr)

@@ -1,8 +1,9 @@
-// Package all compiles in every pure-Go strategy. The OCR strategies (hi_res, ocr_only) need cgo
-// and run in their own plugin binary (cmd/quarry-plugin-ocr), found by the plugin host.
+// Package all compiles in the strategies the quarry binary carries itself. The OCR strategies
+// (hi_res, ocr_only) need cgo and vlm links the model providers' SDKs, so they run in plugin
+// binaries of their own (cmd/quarry-plugin-ocr, cmd/quarry-plugin-vlm) that the plugin host
+// finds; a library that wants vlm in process imports strategies/vlm.
 package all
 
 import (
 	_ "github.com/quarrydocs/quarry/strategies/fast" // fast: the PDF text layer
-	_ "github.com/quarrydocs/quarry/strategies/vlm"  // vlm: vision-language models over provider APIs
 )
