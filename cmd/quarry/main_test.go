@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,35 @@ func TestSeveralFilesGiveListOfLists(t *testing.T) {
 	var lists [][]map[string]any
 	if err := json.Unmarshal([]byte(out), &lists); err != nil || len(lists) != 2 || len(lists[1]) != 20 {
 		t.Errorf("list of lists: %v (%d)", err, len(lists))
+	}
+}
+
+// Files partitioned concurrently come out exactly as one at a time would write them, in the
+// order given; the first failing file in that order is the one reported.
+func TestSeveralFilesConcurrently(t *testing.T) {
+	var files []string
+	for i := 0; i < 4; i++ {
+		files = append(files, docs+"fake-text.txt", docs+"fake-xml.xml", docs+"multi-column-2p.pdf")
+	}
+	args := append([]string{"partition", "--strategy=fast"}, files...)
+	prev := runtime.GOMAXPROCS(1)
+	serial, _, err := runCLI(t, args...)
+	runtime.GOMAXPROCS(max(prev, 3))
+	defer runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parallel, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parallel != serial {
+		t.Errorf("concurrent output differs from serial output (%d vs %d bytes)", len(parallel), len(serial))
+	}
+	bad := filepath.Join(t.TempDir(), "missing.txt")
+	_, _, err = runCLI(t, append([]string{"partition"}, docs+"fake-text.txt", bad, docs+"fake-xml.xml", "/nonexistent/b.txt")...)
+	if err == nil || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("error %v, want the first failing file named", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/quarrydocs/quarry/element"
@@ -94,18 +96,74 @@ func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(files) > 1 && !csvOut {
 		w.WriteString("[")
 	}
-	for i, path := range files {
-		if len(files) > 1 && !csvOut && i > 0 {
-			w.WriteString(",\n")
-		}
-		if err := partitionFile(ctx, path, opts, csvOut, w); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
+	if err := partitionFiles(ctx, files, opts, csvOut, w); err != nil {
+		return err
 	}
 	if len(files) > 1 && !csvOut {
 		w.WriteString("]\n")
 	}
 	return w.Flush()
+}
+
+// partitionFiles writes the files' elements in the order given, partitioning up to GOMAXPROCS
+// of them at once: each into its own buffer, written out when the ones before it are. A file
+// holds its slot until it is written, so at most that many outputs are in memory.
+func partitionFiles(ctx context.Context, files []string, opts engine.Options, csvOut bool, w *bufio.Writer) error {
+	sep := func(i int) {
+		if len(files) > 1 && !csvOut && i > 0 {
+			w.WriteString(",\n")
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers <= 1 {
+		for i, path := range files {
+			sep(i)
+			if err := partitionFile(ctx, path, opts, csvOut, w); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		out bytes.Buffer
+		err error
+	}
+	slots := make(chan struct{}, workers)
+	done := make([]chan *result, len(files))
+	for i := range done {
+		done[i] = make(chan *result, 1)
+	}
+	go func() {
+		for i, path := range files {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				r := &result{}
+				bw := bufio.NewWriter(&r.out)
+				if r.err = partitionFile(ctx, path, opts, csvOut, bw); r.err == nil {
+					r.err = bw.Flush()
+				}
+				done[i] <- r
+			}()
+		}
+	}()
+	for i, path := range files {
+		r := <-done[i]
+		<-slots
+		if r.err != nil {
+			return fmt.Errorf("%s: %w", path, r.err)
+		}
+		sep(i)
+		if _, err := w.Write(r.out.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // needsPlugins reports whether partitioning paths may need a plugin's strategy: a PDF or an image
