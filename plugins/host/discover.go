@@ -25,7 +25,11 @@ const ChecksumSuffix = ".sha256"
 // Discover lists the plugins in the configured directories. A plugin without a checksum file,
 // or whose checksum does not match, is reported in the error and skipped; the others are
 // returned. The first directory wins when two hold the same name.
-func (h *Host) Discover() ([]Spec, error) {
+func (h *Host) Discover() ([]Spec, error) { return h.discover(true) }
+
+// discover lists the plugins; with verify unset a plugin's checksum is only read, and checked
+// when it is first launched.
+func (h *Host) discover(verify bool) ([]Spec, error) {
 	var specs []Spec
 	var errs []error
 	seen := map[string]bool{}
@@ -57,16 +61,18 @@ func (h *Host) Discover() ([]Spec, error) {
 				errs = append(errs, fmt.Errorf("plugin %s: %w (write one with: quarry plugin checksum %s)", short, err, path))
 				continue
 			}
-			before, _ := statStamp(path)
-			if err := verifyChecksum(path, sum); err != nil {
-				errs = append(errs, fmt.Errorf("plugin %s: %w", short, err))
-				continue
+			spec := Spec{Name: short, Path: path, SHA256: sum}
+			if verify {
+				before, _ := statStamp(path)
+				if err := verifyChecksum(path, sum); err != nil {
+					errs = append(errs, fmt.Errorf("plugin %s: %w", short, err))
+					continue
+				}
+				if after, ok := statStamp(path); ok && after == before {
+					spec.checked = after // unchanged while it was hashed: the first launch need not hash again
+				}
 			}
 			seen[short] = true
-			spec := Spec{Name: short, Path: path, SHA256: sum}
-			if after, ok := statStamp(path); ok && after == before {
-				spec.checked = after // unchanged while it was hashed: the first launch need not hash again
-			}
 			specs = append(specs, spec)
 		}
 	}
@@ -74,9 +80,13 @@ func (h *Host) Discover() ([]Spec, error) {
 	return specs, errors.Join(errs...)
 }
 
-// Load discovers the plugins, adds them and registers their strategies with the engine.
+// Load discovers the plugins, adds them and registers their strategies with the engine. A
+// plugin whose Describe answer is cached for the checksum it is installed with is registered
+// without starting it, and without hashing it either: its binary is verified against that
+// checksum before its first launch, as every launch is, so a plugin a run does not use costs
+// it nothing. Any other plugin is started (and verified) once to ask what it serves.
 func (h *Host) Load(ctx context.Context) error {
-	specs, derr := h.Discover()
+	specs, derr := h.discover(false)
 	var errs []error
 	if derr != nil {
 		errs = append(errs, derr)

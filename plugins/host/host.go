@@ -49,6 +49,11 @@ type Config struct {
 	MemoryLimit uint64
 	// Logger receives lifecycle events; nil discards them.
 	Logger *slog.Logger
+	// CacheDir holds the plugins' cached Describe answers (default: DefaultCacheDir()), so
+	// registering a plugin whose binary was described before starts no process. NoCache
+	// turns the cache off: every registration describes the plugin live.
+	CacheDir string
+	NoCache  bool
 }
 
 // ConfigFromEnv returns a Config from QUARRY_PLUGIN_* variables.
@@ -120,6 +125,8 @@ type Host struct {
 	cfg Config
 	log *slog.Logger
 
+	cache describeCache
+
 	mu      sync.Mutex
 	plugins map[string]*Plugin
 	closed  bool
@@ -137,7 +144,14 @@ func New(cfg Config) *Host {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Host{cfg: cfg, log: log, plugins: map[string]*Plugin{}}
+	if cfg.CacheDir == "" && !cfg.NoCache {
+		cfg.CacheDir = DefaultCacheDir()
+	}
+	h := &Host{cfg: cfg, log: log, plugins: map[string]*Plugin{}}
+	if !cfg.NoCache {
+		h.cache = describeCache{dir: cfg.CacheDir}
+	}
+	return h
 }
 
 // Plugin is one plugin with its pool of processes.
@@ -149,7 +163,9 @@ type Plugin struct {
 	local engine.Partitioner
 
 	descMu sync.Mutex
-	desc   *pluginv1.DescribeResponse
+	// desc is the answer of a running process of this plugin, stored the one in the cache
+	// for its checksum.
+	desc, stored *pluginv1.DescribeResponse
 }
 
 // Name is the plugin's name.
@@ -191,12 +207,12 @@ func (h *Host) Plugin(name string) (*Plugin, bool) {
 	return p, ok
 }
 
-// Describe returns what the plugin serves, launching a process if none is running.
+// Describe returns what the plugin serves, launching a process if none has run yet. It always
+// asks the plugin itself (plugin list uses it to check that a plugin starts); registration
+// uses the cached answer when there is one.
 func (p *Plugin) Describe(ctx context.Context) (*pluginv1.DescribeResponse, error) {
-	p.descMu.Lock()
-	defer p.descMu.Unlock()
-	if p.desc != nil {
-		return p.desc, nil
+	if d := p.live(); d != nil {
+		return d, nil
 	}
 	pr, err := p.pool.acquire(ctx)
 	if err != nil {
@@ -207,14 +223,57 @@ func (p *Plugin) Describe(ctx context.Context) (*pluginv1.DescribeResponse, erro
 	if err != nil {
 		return nil, p.errorf("describe: %v", err)
 	}
-	p.desc = d
+	p.learn(d)
 	return d, nil
 }
 
-// Strategies are the strategy names the plugin serves.
+func (p *Plugin) live() *pluginv1.DescribeResponse {
+	p.descMu.Lock()
+	defer p.descMu.Unlock()
+	return p.desc
+}
+
+// learn records the answer of a process that passed the checksum check, and caches it for
+// the checksum unless the cache already holds it.
+func (p *Plugin) learn(d *pluginv1.DescribeResponse) {
+	p.descMu.Lock()
+	p.desc = d
+	stored := p.stored
+	p.descMu.Unlock()
+	if p.spec.SHA256 == "" || (stored != nil && sameAnswer(stored, d)) {
+		return
+	}
+	if stored != nil {
+		// Only a plugin whose answer depends on its environment gets here; the strategies
+		// registered for this run stay as they are.
+		p.host.log.Warn("plugin answer differs from its cached one", "plugin", p.spec.Name,
+			"cached", stored.Strategies, "now", d.Strategies)
+	}
+	if err := p.host.cache.store(p.spec.SHA256, d); err != nil {
+		// Not fatal: the next host describes the plugin live, as without a cache.
+		p.host.log.Debug("plugin describe not cached", "plugin", p.spec.Name, "err", err)
+		return
+	}
+	p.descMu.Lock()
+	p.stored = d
+	p.descMu.Unlock()
+}
+
+// Strategies are the strategy names the plugin serves: from the Spec, a running process, the
+// cache entry for the plugin's checksum, or else a process started to ask.
 func (p *Plugin) Strategies(ctx context.Context) ([]string, error) {
 	if len(p.spec.Strategies) > 0 {
 		return p.spec.Strategies, nil
+	}
+	if d := p.live(); d != nil {
+		return d.Strategies, nil
+	}
+	if d, ok := p.host.cache.load(p.spec.SHA256); ok {
+		p.descMu.Lock()
+		p.stored = d
+		p.descMu.Unlock()
+		p.host.log.Debug("plugin registered from cache", "plugin", p.spec.Name, "strategies", d.Strategies)
+		return d.Strategies, nil
 	}
 	d, err := p.Describe(ctx)
 	if err != nil {

@@ -45,6 +45,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	pluginDir = dir
+	// Describe answers go to a cache of this run's own, not the user's.
+	os.Setenv(EnvCacheDir, filepath.Join(dir, "cache"))
 	for name, pkg := range map[string]string{"misbehave": "./testdata/misbehave", "pdftotext": "../examples/pdftotext"} {
 		out := filepath.Join(dir, Prefix+name)
 		cmd := exec.Command("go", "build", "-o", out, pkg)

@@ -43,13 +43,16 @@ func (pr *proc) kill() {
 	pr.gp.Kill()
 }
 
-// pool holds up to n processes of one plugin. A slot is a token in the channel: a running
-// process or nil (start one when taken).
+// pool holds up to n processes of one plugin. A call takes a token, then the most recently
+// used idle process, or starts one when none is idle: a warm process is always preferred to a
+// new one (with tokens alone a pool of two would start a second process for the call that
+// follows the Describe of the first).
 type pool struct {
-	p     *Plugin
-	slots chan *proc
+	p      *Plugin
+	tokens chan struct{}
 
 	mu      sync.Mutex
+	idle    []*proc
 	running map[*proc]bool
 	closed  bool
 	// checked is the file identity (device, inode, size, times) of the executable when its
@@ -60,56 +63,61 @@ type pool struct {
 }
 
 func newPool(p *Plugin, n int) *pool {
-	pl := &pool{p: p, slots: make(chan *proc, n), running: map[*proc]bool{}, checked: p.spec.checked}
+	pl := &pool{p: p, tokens: make(chan struct{}, n), running: map[*proc]bool{}, checked: p.spec.checked}
 	for range n {
-		pl.slots <- nil
+		pl.tokens <- struct{}{}
 	}
 	return pl
 }
 
 var errClosed = errors.New("plugin host closed")
 
-// acquire takes a slot, starting a process when the slot is empty or its process has died.
+// acquire takes a token and an idle process, starting one when none is idle or alive.
 func (pl *pool) acquire(ctx context.Context) (*proc, error) {
-	var pr *proc
 	select {
-	case pr = <-pl.slots:
+	case <-pl.tokens:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	if pr != nil && pr.gp.Exited() {
+	for {
+		pl.mu.Lock()
+		var pr *proc
+		if n := len(pl.idle); n > 0 {
+			pr = pl.idle[n-1]
+			pl.idle = pl.idle[:n-1]
+		}
+		pl.mu.Unlock()
+		if pr == nil {
+			break
+		}
+		if !pr.gp.Exited() {
+			return pr, nil
+		}
 		pl.forget(pr)
 		pr.kill()
-		pr = nil
-	}
-	if pr != nil {
-		return pr, nil
 	}
 	pr, err := pl.start()
 	if err != nil {
-		pl.slots <- nil
+		pl.tokens <- struct{}{}
 		return nil, err
 	}
 	return pr, nil
 }
 
-// release returns a slot; a suspect process is killed and its slot left empty, so the next call
-// starts a fresh one.
+// release returns a process and its token; a suspect process is killed instead, so a later
+// call starts a fresh one.
 func (pl *pool) release(pr *proc, suspect bool) {
-	if suspect {
-		pl.forget(pr)
-		pr.kill()
-		pr = nil
-	}
 	pl.mu.Lock()
-	closed := pl.closed
+	keep := !suspect && !pl.closed
+	if keep {
+		pl.idle = append(pl.idle, pr)
+	}
 	pl.mu.Unlock()
-	if closed && pr != nil {
+	if !keep {
 		pl.forget(pr)
 		pr.kill()
-		pr = nil
 	}
-	pl.slots <- pr
+	pl.tokens <- struct{}{}
 }
 
 func (pl *pool) forget(pr *proc) {
@@ -138,6 +146,7 @@ func (pl *pool) close() {
 		procs = append(procs, pr)
 	}
 	pl.running = map[*proc]bool{}
+	pl.idle = nil
 	pl.mu.Unlock()
 	for _, pr := range procs {
 		pr.kill()
@@ -205,10 +214,12 @@ func (pl *pool) start() (*proc, error) {
 	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := c.Describe(ctx); err != nil {
+	d, err := c.Describe(ctx)
+	if err != nil {
 		pr.kill()
 		return nil, p.errorf("describe: %v%s", err, tail.reason())
 	}
+	p.learn(d)
 	pl.mu.Lock()
 	if pl.closed {
 		pl.mu.Unlock()
