@@ -194,7 +194,7 @@ func (pl *pool) start() (*proc, error) {
 	})
 	if err := launch(gp); err != nil {
 		gp.Kill()
-		return nil, p.errorf("start %s: %v%s", spec.Path, err, tail.reason())
+		return nil, p.errorf("start %s: %s%s", spec.Path, startFailure(err, gp, cmd), tail.reason())
 	}
 	rpc, err := gp.Client()
 	if err != nil {
@@ -324,6 +324,33 @@ func isFatalLine(s string) bool {
 		}
 	}
 	return false
+}
+
+// startFailure says in one line why a plugin did not come up. go-plugin's message for a process
+// that ends before its handshake is a page of generic guesses, and it names prlimit as the
+// plugin when a memory limit is set; the exit status and the plugin's own last stderr line
+// (added by the caller) say what happened.
+func startFailure(err error, gp *plugin.Client, cmd *exec.Cmd) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	if rest, ok := strings.CutPrefix(msg, "Unrecognized remote plugin message:"); ok {
+		line := strings.TrimSpace(rest)
+		if line == "" {
+			msg = "the process ended before its handshake"
+		} else {
+			if len(line) > 120 {
+				line = line[:120] + "…"
+			}
+			msg = fmt.Sprintf("not a quarry plugin: it printed %q instead of a handshake", line)
+		}
+	}
+	// Let the process be reaped so its exit status is known.
+	for i := 0; i < 20 && !gp.Exited(); i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if gp.Exited() && cmd.ProcessState != nil {
+		msg += " (" + cmd.ProcessState.String() + ")"
+	}
+	return msg
 }
 
 // describeExit says how a process ended, for error messages.
