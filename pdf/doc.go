@@ -48,6 +48,8 @@ type Document struct {
 	pages []pageRef
 	// fonts caches decoded fonts by object number so a font shared by many pages is parsed once.
 	fonts map[int]*font
+	// glyphHint is the glyph count of the page read last.
+	glyphHint int
 }
 
 // pageRef is a leaf of the page tree with its inherited attributes resolved.

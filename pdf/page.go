@@ -94,8 +94,11 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 			return page, fmt.Errorf("pdf: page %d: %w", n, err)
 		}
 	}
-	in := &interp{ctx: ctx, doc: d}
+	// Pages of one document tend to carry similar amounts of text: sizing the glyph slice from
+	// the previous page saves most of the regrowth copies.
+	in := &interp{ctx: ctx, doc: d, glyphs: make([]Glyph, 0, d.glyphHint+d.glyphHint/8)}
 	in.run(data, pr.resources, ctm, 0, nil)
+	d.glyphHint = len(in.glyphs)
 	for _, e := range in.errs {
 		if errors.Is(e, context.Canceled) || errors.Is(e, context.DeadlineExceeded) {
 			return nil, e
