@@ -532,6 +532,7 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 	// node's whole run is dropped at once instead of being popped pair by pair.
 	var q pairQueue
 	done := make([]bool, len(nodes), len(nodes)*2)
+	alive := len(nodes) // nodes not yet grouped
 	for i := range boxes {
 		ps := make([]pair, 0, len(boxes)-i-1)
 		for j := i + 1; j < len(boxes); j++ {
@@ -564,7 +565,8 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		g.remove(int(pr.j))
 		done[pr.i], done[pr.j] = true, true
 		id := len(nodes)
-		var ps []pair
+		alive -= 2
+		ps := make([]pair, 0, alive)
 		for k := range nodes {
 			if !done[k] && g.alive[k] {
 				ps = append(ps, pair{d: dist(grp.b, nodes[k].b), i: int32(id), j: int32(k)})
@@ -574,6 +576,7 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		done = append(done, false)
 		g.add(grp.b)
 		q.addRun(ps)
+		alive++
 	}
 	idx := 0
 	var assign func(n *node)
