@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,7 +16,7 @@ import (
 var agreementSplit = regexp.MustCompile(`\s*\n\s*`)
 
 // pdfminerOrderText is the page text in pdfminer's object order (boxes, then figures), cleaned
-// as the reference cleans element text: what /tmp-style pdfminer dumps contain.
+// as the reference cleans element text: what bench/peers/pdfminer_dump.py writes.
 func pdfminerOrderText(p *pdf.Page) string {
 	var out []string
 	for _, b := range p.Boxes {
@@ -41,25 +42,37 @@ func pdfminerOrderText(p *pdf.Page) string {
 	return strings.Join(out, "\n")
 }
 
-// TestPdfminerAgreement compares, page by page, Quarry's boxes with pdfminer.six's on the same
-// LAParams. Set PDFMINER_DUMPS to a directory of <file>.txt dumps (pages separated by form
-// feeds) and PDFMINER_DOCS to the directory of the PDFs.
+// TestPdfminerAgreement compares, page by page, Quarry's boxes with pdfminer.six's (Debian's
+// python3-pdfminer, the reference's engine) on the same LAParams, dumped by
+// bench/peers/pdfminer_dump.py: the reference PDFs always, and the bench corpus's PDFs
+// (BENCH_CORPUS, default ../shared/corpus/bench beside the repository) unless -short.
 func TestPdfminerAgreement(t *testing.T) {
-	dumps, docs := os.Getenv("PDFMINER_DUMPS"), os.Getenv("PDFMINER_DOCS")
-	if dumps == "" || docs == "" {
-		t.Skip("PDFMINER_DUMPS / PDFMINER_DOCS not set")
+	const python = "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import pdfminer").Run(); err != nil {
+		t.Skip("python3-pdfminer not installed (apt-get install python3-pdfminer)")
 	}
-	files, _ := filepath.Glob(filepath.Join(dumps, "*.pdf.txt"))
-	for _, dump := range files {
-		name := strings.TrimSuffix(filepath.Base(dump), ".txt")
-		want, err := os.ReadFile(dump)
+	docs, _ := filepath.Glob("../../testdata/reference/docs/*.pdf")
+	corpus := os.Getenv("BENCH_CORPUS")
+	if corpus == "" {
+		corpus = "../../../shared/corpus/bench"
+	}
+	if bench, _ := filepath.Glob(filepath.Join(corpus, "pdf", "*.pdf")); len(bench) > 0 && !testing.Short() {
+		docs = append(docs, bench...)
+	}
+	dumps := t.TempDir()
+	cmd := exec.Command(python, append([]string{"../../bench/peers/pdfminer_dump.py", dumps}, docs...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdfminer_dump.py: %v\n%s", err, out)
+	}
+	for _, path := range docs {
+		name := filepath.Base(path)
+		want, err := os.ReadFile(filepath.Join(dumps, name+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join(docs, name))
+		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Logf("%s: %v", name, err)
-			continue
+			t.Fatal(err)
 		}
 		d, err := pdf.Open(context.Background(), bytes.NewReader(data), int64(len(data)))
 		if err != nil {
