@@ -239,24 +239,11 @@ func (d *decrypter) object(o types.Object, num, gen int) (types.Object, error) {
 			out[i] = x
 		}
 		return out, nil
-	case types.StringLiteral:
+	case types.StringLiteral, types.HexLiteral:
 		if d.identStr {
 			return v, nil
 		}
-		b, err := types.Unescape(string(v))
-		if err != nil {
-			return nil, err
-		}
-		plain, err := d.decrypt(b, num, gen, d.aesString)
-		if err != nil {
-			return nil, err
-		}
-		return types.NewHexLiteral(plain), nil
-	case types.HexLiteral:
-		if d.identStr {
-			return v, nil
-		}
-		b, err := v.Bytes()
+		b, err := literalBytes(v)
 		if err != nil {
 			return nil, err
 		}

@@ -295,21 +295,8 @@ func (d *Document) name(o types.Object) string {
 
 // stringBytes returns the bytes of a string object (literal or hex), decrypted by pdfcpu.
 func (d *Document) stringBytes(o types.Object) ([]byte, bool) {
-	switch v := d.resolve(o).(type) {
-	case types.StringLiteral:
-		b, err := types.Unescape(string(v))
-		if err != nil {
-			return nil, false
-		}
-		return b, true
-	case types.HexLiteral:
-		b, err := v.Bytes()
-		if err != nil {
-			return nil, false
-		}
-		return b, true
-	}
-	return nil, false
+	b, err := literalBytes(d.resolve(o))
+	return b, err == nil
 }
 
 // textString decodes a PDF text string (UTF-16BE with BOM, UTF-8 with BOM, else PDFDocEncoding).

@@ -572,15 +572,19 @@ func (l *lazyObjects) name(d types.Dict, key string) string {
 }
 
 func (l *lazyObjects) stringBytes(o types.Object) ([]byte, bool) {
-	switch v := l.resolve(o).(type) {
+	b, err := literalBytes(l.resolve(o))
+	return b, err == nil
+}
+
+// literalBytes returns the bytes of a string object, literal or hex.
+func literalBytes(o types.Object) ([]byte, error) {
+	switch v := o.(type) {
 	case types.StringLiteral:
-		b, err := types.Unescape(string(v))
-		return b, err == nil
+		return types.Unescape(string(v))
 	case types.HexLiteral:
-		b, err := v.Bytes()
-		return b, err == nil
+		return v.Bytes()
 	}
-	return nil, false
+	return nil, errors.New("pdf: not a string")
 }
 
 func (l *lazyObjects) bytesEntry(d types.Dict, key string) ([]byte, bool) {
