@@ -98,6 +98,11 @@ type grid struct {
 	alive []bool
 	mark  []uint32
 	epoch uint32
+	// largeCells, when set, keeps objects covering more cells than that in large instead of in
+	// every cell: box grouping adds ever larger groups, which would otherwise be listed in most
+	// of the page's cells.
+	largeCells int
+	large      []int32
 }
 
 func newGrid(page bbox, size float64) *grid {
@@ -130,6 +135,10 @@ func (g *grid) add(b bbox) int {
 	g.alive = append(g.alive, true)
 	g.mark = append(g.mark, 0)
 	if cx0, cy0, cx1, cy1, ok := g.cellRange(b); ok {
+		if g.largeCells > 0 && (cx1-cx0+1)*(cy1-cy0+1) > g.largeCells {
+			g.large = append(g.large, int32(id))
+			return id
+		}
 		for cy := cy0; cy <= cy1; cy++ {
 			for cx := cx0; cx <= cx1; cx++ {
 				c := &g.cells[cy*g.nx+cx]
@@ -165,6 +174,37 @@ func (g *grid) find(b bbox, fn func(id int)) {
 			}
 		}
 	}
+}
+
+// anyOther reports whether a live object other than a and b strictly overlaps box, stopping at
+// the first.
+func (g *grid) anyOther(box bbox, a, b int) bool {
+	hit := func(id int) bool {
+		if id == a || id == b || !g.alive[id] {
+			return false
+		}
+		o := g.boxes[id]
+		return !(o.x1 <= box.x0 || box.x1 <= o.x0 || o.y1 <= box.y0 || box.y1 <= o.y0)
+	}
+	cx0, cy0, cx1, cy1, ok := g.cellRange(box)
+	if !ok {
+		return false // as pdfminer's plane, which indexes only what lies on the page
+	}
+	for _, id := range g.large {
+		if hit(int(id)) {
+			return true
+		}
+	}
+	for cy := cy0; cy <= cy1; cy++ {
+		for cx := cx0; cx <= cx1; cx++ {
+			for _, id := range g.cells[cy*g.nx+cx] {
+				if hit(int(id)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // groupLines turns glyphs (in drawing order) into horizontal lines, pdfminer's group_objects
@@ -522,6 +562,7 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		return u.w()*u.h() - a.w()*a.h() - b.w()*b.h()
 	}
 	g := newGrid(page, 50)
+	g.largeCells = 16
 	var nodes []*node
 	for _, b := range boxes {
 		nodes = append(nodes, &node{b: b.box(), box: b})
@@ -547,14 +588,7 @@ func orderBoxes(boxes []*TextBox, page bbox, p LAParams) {
 		}
 		a, b := nodes[pr.i], nodes[pr.j]
 		if !pr.skip {
-			u := a.b.union(b.b)
-			other := false
-			g.find(u, func(id int) {
-				if id != int(pr.i) && id != int(pr.j) {
-					other = true
-				}
-			})
-			if other {
+			if g.anyOther(a.b.union(b.b), int(pr.i), int(pr.j)) {
 				pr.skip = true
 				q.skipped.push(pr)
 				continue
