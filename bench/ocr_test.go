@@ -51,6 +51,8 @@ func BenchmarkOCR(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// The plugins are built for this run only: their Describe answers stay out of the user's
+	// cache (Config.NoCache).
 	build("ocr", "../cmd/quarry-plugin-ocr")
 	build("misbehave", "../plugins/host/testdata/misbehave")
 	data := make([][]byte, len(pages))
@@ -115,7 +117,7 @@ func BenchmarkOCR(b *testing.B) {
 	}
 	for n := 0; n < b.N; n++ {
 		for _, par := range []int{1, 2} {
-			h := host.New(host.Config{Dirs: []string{plugDir}, Workers: par, Timeout: 10 * time.Minute})
+			h := host.New(host.Config{Dirs: []string{plugDir}, Workers: par, Timeout: 10 * time.Minute, NoCache: true})
 			specs, _ := h.Discover()
 			var ocr *host.Plugin
 			for _, s := range specs {
@@ -148,7 +150,7 @@ func BenchmarkOCR(b *testing.B) {
 // roundTrip times plugin calls that do no work (the test plugin's echo strategy, three page
 // batches per call), i.e. the host's cost per page: stream a document, get batches back.
 func roundTrip(b *testing.B, plugDir string) {
-	h := host.New(host.Config{Dirs: []string{plugDir}, Workers: 1})
+	h := host.New(host.Config{Dirs: []string{plugDir}, Workers: 1, NoCache: true})
 	defer h.Close()
 	specs, _ := h.Discover()
 	for _, s := range specs {
