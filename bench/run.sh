@@ -85,8 +85,8 @@ if [ -z "$CORPUS" ]; then
   exit 0
 fi
 H=(hyperfine --warmup 1 --style basic)
-# Plugins found at start-up are launched by every quarry process (to ask what they serve), so
-# only the OCR section sees the OCR plugin; the others run with an empty plugin directory.
+# Only the OCR section needs a plugin; the others run with an empty plugin directory so that no
+# plugin installed on the machine takes part (--strategy=fast never starts the plugin host).
 mkdir -p "$TMP/noplugins" "$TMP/plugins"
 export QUARRY_PLUGIN_DIR=$TMP/noplugins
 # CPU seconds and peak memory of a whole process tree: quarry's plugin processes are never

@@ -5,10 +5,10 @@ of the summed RSS, CPU seconds (user+sys) of every process seen, and wall second
 Usage: treepeak.py [--interval S] CMD ARGS...   (the command's stdout goes to /dev/null)
 Prints: max_rss_kb=… sum_rss_kb=… cpu_s=… wall_s=… procs=…
 
-Why not /usr/bin/time or hyperfine's user/sys: quarry runs strategies in plugin processes
-that die with their parent (parent-death SIGKILL) and are never waited for, so getrusage of
-the children never includes them; their memory and CPU would be missing. Polling /proc sees
-them. VmHWM is each process's own peak, so a short-lived peak between polls is still caught;
+Why not /usr/bin/time or hyperfine's user/sys alone: quarry runs strategies in plugin
+processes; when one dies with its parent (parent-death SIGKILL) instead of being waited for,
+getrusage of the children does not include it and its memory and CPU would be missing.
+Polling /proc sees them. VmHWM is each process's own peak, so a short-lived peak between polls is still caught;
 CPU used after the last poll of a process is not (at most one interval per process).
 """
 import os
@@ -84,12 +84,15 @@ def main():
         peak_sum = max(peak_sum, total)
         time.sleep(interval)
     wall = time.monotonic() - start
-    # The direct child was waited for by poll(): its rusage is exact (and includes the children
-    # it waited for itself), so it replaces the last sample of that process.
+    # The direct child was waited for by poll(): its rusage is exact and includes the
+    # descendants it waited for itself (quarry waits for its plugins on a clean exit), but not
+    # those that died with it unwaited. The samples see every process but miss each one's last
+    # interval. Whichever total is larger is the better account; adding them would count
+    # waited plugins twice.
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu[proc.pid] = max(cpu.get(proc.pid, 0.0), ru.ru_utime + ru.ru_stime)
+    total_cpu = max(ru.ru_utime + ru.ru_stime, sum(cpu.values()))
     peak = max(peak, ru.ru_maxrss)
-    print(f"max_rss_kb={peak} sum_rss_kb={peak_sum} cpu_s={sum(cpu.values()):.3f} wall_s={wall:.3f} "
+    print(f"max_rss_kb={peak} sum_rss_kb={peak_sum} cpu_s={total_cpu:.3f} wall_s={wall:.3f} "
           f"procs={len(cpu)} exit={proc.returncode}")
     sys.exit(proc.returncode)
 
