@@ -124,7 +124,7 @@ func openLazy(ctx context.Context, data []byte) (*lazyObjects, error) {
 	// Every in-use entry must point at its object's header; a single stale offset means the
 	// file was edited without updating its tables, which the full reader repairs.
 	for num, e := range l.xref {
-		if e.inStream || e.off < 0 {
+		if e.inStream {
 			continue
 		}
 		if n, _, _, ok := objHeader(l.data, e.off); !ok || n != num {
@@ -206,9 +206,11 @@ func (l *lazyObjects) readTable(s string) (types.Dict, error) {
 					return nil, errNotLazy
 				}
 				l.xref[num] = xrefEntry{off: int64(offv)}
-			} else if !known && t[0] == 'f' {
-				l.xref[num] = xrefEntry{off: -1}
 			}
+			// Free entries are not recorded: a hybrid file's table lists the objects that
+			// live in object streams as free, and its XRefStm or an older section says where
+			// they are. An object freed by an update and still referenced then reads as its
+			// older version rather than as null.
 			s = t[1:]
 		}
 	}
@@ -284,9 +286,7 @@ func (l *lazyObjects) readXrefStream(sd types.StreamDict) error {
 			if _, known := l.xref[num]; known {
 				continue
 			}
-			switch typ {
-			case 0:
-				l.xref[num] = xrefEntry{off: -1}
+			switch typ { // 0, free, is not recorded (see readTable)
 			case 1:
 				if f2 <= 0 || f2 >= len(l.data) {
 					return errNotLazy
@@ -329,7 +329,7 @@ func (l *lazyObjects) deref(ir types.IndirectRef) (types.Object, error) {
 		return o, nil
 	}
 	e, ok := l.xref[num]
-	if !ok || (!e.inStream && e.off < 0) {
+	if !ok {
 		return nil, nil // a reference to a missing or free object is null (ISO 32000 §7.3.10)
 	}
 	if l.depth >= maxResolveDepth {

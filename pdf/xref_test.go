@@ -155,3 +155,38 @@ func TestWrongStreamLength(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 }
+
+// A hybrid-reference file (PDF 1.5 §7.5.8.4): the classic table lists an object that lives in an
+// object stream as free, and the trailer's /XRefStm stream says where it is.
+func TestHybridReferenceFile(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.5\n")
+	offs := map[int]int{}
+	obj := func(n int, body string) {
+		offs[n] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", n, body)
+	}
+	obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents 4 0 R >>")
+	obj(4, stream("", "BT /F1 12 Tf 72 700 Td (Hybrid file) Tj ET"))
+	pages := "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+	obj(5, stream("/Type /ObjStm /N 1 /First 4", "2 0 "+pages))
+	obj(6, stream("/Type /XRef /Size 7 /W [1 2 1] /Index [2 1]", "\x02\x00\x05\x00"))
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 7\n0000000000 65535 f \n%010d 00000 n \n0000000000 00000 f \n", offs[1])
+	for n := 3; n <= 6; n++ {
+		fmt.Fprintf(&b, "%010d 00000 n \n", offs[n])
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size 7 /Root 1 0 R /XRefStm %d >>\nstartxref\n%d\n%%%%EOF\n", offs[6], x)
+	data := b.Bytes()
+	lazy, err := open(context.Background(), data, data[:1024], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := lazy.objs.(*lazyObjects); !ok {
+		t.Fatal("the lazy reader refused a hybrid-reference file")
+	}
+	if got := documentText(t, lazy); !strings.Contains(got, "Hybrid file") {
+		t.Errorf("text %q", got)
+	}
+}
