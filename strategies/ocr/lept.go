@@ -15,10 +15,11 @@ static int q_tiff_count(const l_uint8 *d, size_t n) {
 	return c;
 }
 
-// q_decode reads one image (frame >= 0: that TIFF frame) and writes it as 8-bit grey PGM.
-static int q_decode(const l_uint8 *d, size_t n, int frame, l_uint8 **out, size_t *outn) {
+// q_decode reads one image (frame >= 0: that TIFF frame) as an 8-bit grey PIX; *code says why
+// when it returns NULL.
+static PIX *q_decode(const l_uint8 *d, size_t n, int frame, int *code) {
 	PIX *p = frame >= 0 ? pixReadMemTiff(d, n, frame) : pixReadMem(d, n);
-	if (!p) return 1;
+	if (!p) { *code = 1; return NULL; }
 	// Colour: the darkest channel, so dark text stays dark on a tinted background (a table
 	// header) where luminance would bring them close.
 	PIX *g = NULL;
@@ -30,19 +31,48 @@ static int q_decode(const l_uint8 *d, size_t n, int frame, l_uint8 **out, size_t
 		pixDestroy(&c);
 	}
 	pixDestroy(&p);
-	if (!g) return 2;
-	int r = pixWriteMem(out, outn, g, IFF_PNM);
-	pixDestroy(&g);
-	return r;
+	if (!g || pixGetDepth(g) != 8 || pixGetColormap(g)) { pixDestroy(&g); *code = 2; return NULL; }
+	return g;
 }
 
-static void q_free(void *p) { lept_free(p); }
+// q_copy writes the pixels of an 8-bit PIX row after row into dst (w*h bytes). Leptonica packs
+// four pixels in a 32-bit word, the leftmost in the most significant byte.
+static void q_copy(PIX *g, l_uint8 *dst) {
+	l_int32 w = pixGetWidth(g), h = pixGetHeight(g), wpl = pixGetWpl(g);
+	l_uint32 *data = pixGetData(g);
+	for (l_int32 i = 0; i < h; i++) {
+		const l_uint32 *line = data + (size_t)i * wpl;
+		l_uint8 *o = dst + (size_t)i * w;
+		l_int32 j = 0;
+		for (; j + 4 <= w; j += 4) {
+			l_uint32 v = line[j >> 2];
+			o[j] = v >> 24; o[j + 1] = v >> 16; o[j + 2] = v >> 8; o[j + 3] = v;
+		}
+		for (; j < w; j++) o[j] = GET_DATA_BYTE(line, j);
+	}
+}
+
+static void q_destroy(PIX *p) { pixDestroy(&p); }
+
+// q_same reports whether two encoded images decode to equal PIXes (tests of the encoders).
+static int q_same(const l_uint8 *a, size_t an, const l_uint8 *b, size_t bn) {
+	PIX *pa = pixReadMem(a, an), *pb = pixReadMem(b, bn);
+	l_int32 same = 0;
+	if (pa && pb && pixGetDepth(pa) == pixGetDepth(pb) && !pixGetColormap(pa) && !pixGetColormap(pb) &&
+	    pixGetXRes(pa) == pixGetXRes(pb) && pixGetYRes(pa) == pixGetYRes(pb))
+		pixEqual(pa, pb, &same);
+	pixDestroy(&pa);
+	pixDestroy(&pb);
+	return same;
+}
+
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"image"
 	"unsafe"
 )
 
@@ -63,18 +93,31 @@ func tiffFrames(data []byte) (int, error) {
 }
 
 // decodeGrey decodes an image (PNG, JPEG, BMP, TIFF, GIF, WebP, PNM; frame ≥ 0 selects a TIFF
-// frame) with leptonica and returns it as an 8-bit grey PGM, the format both Tesseract and the
-// layout code read.
-func decodeGrey(data []byte, frame int) ([]byte, error) {
+// frame) with leptonica into an 8-bit grey image, copied once from leptonica's raster.
+func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 	if len(data) == 0 {
 		return nil, errors.New("empty image")
 	}
-	var out *C.l_uint8
-	var outn C.size_t
-	r := C.q_decode((*C.l_uint8)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(frame), &out, &outn)
-	if r != 0 || out == nil {
-		return nil, fmt.Errorf("cannot decode image (leptonica code %d)", int(r))
+	var code C.int
+	g := C.q_decode((*C.l_uint8)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(frame), &code)
+	if g == nil {
+		return nil, fmt.Errorf("cannot decode image (leptonica code %d)", int(code))
 	}
-	defer C.q_free(unsafe.Pointer(out))
-	return C.GoBytes(unsafe.Pointer(out), C.int(outn)), nil
+	defer C.q_destroy(g)
+	w, h := int(C.pixGetWidth(g)), int(C.pixGetHeight(g))
+	if w <= 0 || h <= 0 || w*h > maxPixels {
+		return nil, fmt.Errorf("unsupported image size %dx%d", w, h)
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	C.q_copy(g, (*C.l_uint8)(unsafe.Pointer(&img.Pix[0])))
+	return img, nil
+}
+
+// sameImage reports whether leptonica reads two encoded images as the same pixels (depth,
+// resolution and raster): what Tesseract is given does not depend on the encoding.
+func sameImage(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	return C.q_same((*C.l_uint8)(unsafe.Pointer(&a[0])), C.size_t(len(a)), (*C.l_uint8)(unsafe.Pointer(&b[0])), C.size_t(len(b))) != 0
 }

@@ -239,13 +239,9 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if err := ctx.Err(); err != nil {
 		return pageResult{err: err}
 	}
-	pgm, scale, err := src.render(ctx, n)
+	img, scale, err := src.render(ctx, n)
 	if err != nil {
 		return pageResult{err: err}
-	}
-	img, err := parsePGM(pgm)
-	if err != nil {
-		return pageResult{err: &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}}
 	}
 	clean, mask := removeRules(img)
 	bilevel := isBilevel(img)
@@ -260,7 +256,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if scale == 0 {
 		if zoom = zoomFor(words); zoom > 1 {
 			big := resize(clean, zoom)
-			if more, err := t.recognize(encodePGM(big), langs); err == nil { // resampling makes grey
+			if more, err := t.recognize(encodeForOCR(big, false), langs); err == nil { // resampling makes grey
 				for i := range more {
 					more[i].Box = unzoom(more[i].Box, zoom, img.Bounds())
 				}
@@ -272,9 +268,9 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if tables {
 		read := func(cell *image.Gray) ([]Word, error) {
 			if zoom <= 1 {
-				return t.recognizeBlock(encodePGM(cell), langs)
+				return t.recognizeBlock(encodeForOCR(cell, false), langs)
 			}
-			ws, err := t.recognizeBlock(encodePGM(resize(cell, zoom)), langs)
+			ws, err := t.recognizeBlock(encodeForOCR(resize(cell, zoom), false), langs)
 			for i := range ws {
 				ws[i].Box = unzoom(ws[i].Box, zoom, cell.Bounds())
 			}

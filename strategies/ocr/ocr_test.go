@@ -116,11 +116,7 @@ func TestTIFFFrames(t *testing.T) {
 		t.Fatal("leptonica decoded HEIC")
 	}
 	png := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
-	pgm, err := decodeGrey(png, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := parsePGM(pgm)
+	img, err := decodeGrey(png, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

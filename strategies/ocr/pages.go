@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"os/exec"
@@ -22,9 +23,9 @@ import (
 type source interface {
 	// count is the number of pages.
 	count() int
-	// render returns page n (1-based) as a grey PGM and the scale from PDF points to its
+	// render returns page n (1-based) as a grey image and the scale from PDF points to its
 	// pixels (0 for images, which have no point space).
-	render(ctx context.Context, n int) ([]byte, float64, error)
+	render(ctx context.Context, n int) (*image.Gray, float64, error)
 	close()
 }
 
@@ -40,7 +41,7 @@ func openSource(ctx context.Context, doc *engine.Document, dpi int) (source, *pd
 		if err != nil {
 			return nil, nil, fast.MapError(err)
 		}
-		s, err := newPDFSource(doc, data, d.NumPages(), dpi)
+		s, err := newPDFSource(doc, data, d, dpi)
 		return s, d, err
 	case "image/heic":
 		png, err := heicToPNG(ctx, data)
@@ -68,29 +69,29 @@ func (s *imageSource) count() int { return s.frames }
 
 func (s *imageSource) close() {}
 
-func (s *imageSource) render(_ context.Context, n int) ([]byte, float64, error) {
+func (s *imageSource) render(_ context.Context, n int) (*image.Gray, float64, error) {
 	frame := n - 1
 	if s.single {
 		frame = -1
 	}
-	pgm, err := decodeGrey(s.data, frame)
+	img, err := decodeGrey(s.data, frame)
 	if err != nil {
 		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
 	}
-	return pgm, 0, nil
+	return img, 0, nil
 }
 
 // pdfSource renders pages with poppler's pdftoppm, one subprocess per page so pages render in
 // parallel with recognition.
 type pdfSource struct {
-	path  string
-	tmp   string
-	pages int
-	dpi   int
+	path string
+	tmp  string
+	doc  *pdf.Document
+	dpi  int
 }
 
-func newPDFSource(doc *engine.Document, data []byte, pages, dpi int) (*pdfSource, error) {
-	s := &pdfSource{pages: pages, dpi: dpi}
+func newPDFSource(doc *engine.Document, data []byte, d *pdf.Document, dpi int) (*pdfSource, error) {
+	s := &pdfSource{doc: d, dpi: dpi}
 	if f, ok := doc.Content.(*os.File); ok {
 		s.path = f.Name()
 		return s, nil
@@ -109,7 +110,7 @@ func newPDFSource(doc *engine.Document, data []byte, pages, dpi int) (*pdfSource
 	return s, nil
 }
 
-func (s *pdfSource) count() int { return s.pages }
+func (s *pdfSource) count() int { return s.doc.NumPages() }
 
 func (s *pdfSource) close() {
 	if s.tmp != "" {
@@ -117,10 +118,19 @@ func (s *pdfSource) close() {
 	}
 }
 
-func (s *pdfSource) render(ctx context.Context, n int) ([]byte, float64, error) {
+func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, error) {
 	num := strconv.Itoa(n)
 	cmd := sdk.Command(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(s.dpi), "-f", num, "-l", num, s.path)
 	var out, stderr bytes.Buffer
+	// Room for the whole greymap up front: grown by doubling, a 300 DPI page (8 MB) would be
+	// copied several times on its way in. The media box is a guess (pdftoppm renders the crop
+	// box), so the buffer may still grow or be a little large.
+	if w, h := s.doc.PageSize(n); w > 0 && h > 0 {
+		px := (w*float64(s.dpi)/72 + 2) * (h*float64(s.dpi)/72 + 2)
+		if px < maxPixels {
+			out.Grow(int(px) + 64)
+		}
+	}
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -132,7 +142,11 @@ func (s *pdfSource) render(ctx context.Context, n int) ([]byte, float64, error) 
 		}
 		return nil, 0, fmt.Errorf("ocr: pdftoppm (install poppler-utils): %w", err)
 	}
-	return out.Bytes(), float64(s.dpi) / 72, nil
+	img, err := parsePGM(out.Bytes())
+	if err != nil {
+		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
+	}
+	return img, float64(s.dpi) / 72, nil
 }
 
 // heicToPNG converts HEIC with libheif's heif-convert (Debian libheif-examples) in a

@@ -12,7 +12,8 @@ import (
 // allocated.
 const maxPixels = 600 << 20
 
-// parsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray and leptonica.
+// parsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray. The image shares b's
+// pixel bytes: a page is not copied.
 func parsePGM(b []byte) (*image.Gray, error) {
 	if !bytes.HasPrefix(b, []byte("P5")) {
 		return nil, errors.New("pgm: not a binary greymap")
@@ -52,7 +53,5 @@ func parsePGM(b []byte) (*image.Gray, error) {
 	if len(b)-pos < w*h {
 		return nil, errors.New("pgm: truncated")
 	}
-	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, b[pos:pos+w*h])
-	return img, nil
+	return &image.Gray{Pix: b[pos : pos+w*h : pos+w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}, nil
 }

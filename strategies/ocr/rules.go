@@ -10,17 +10,26 @@ type ruleMask struct {
 
 func (m *ruleMask) at(x, y int) bool { return m.on[y*m.w+x] }
 
-// removeRules returns a copy of img with ruling (long, thin, dark horizontal and vertical
-// runs: table borders, frames) painted white, and where that ruling was. Tesseract's page
-// segmentation reads ruling as characters and splits cells badly; text strokes are never that
-// long, and a filled area (a tinted table header) is not thin, so its text stays. The mask
-// gives ruled tables their cells.
+// removeRules returns img with ruling (long, thin, dark horizontal and vertical runs: table
+// borders, frames) painted white, and where that ruling was. Tesseract's page segmentation
+// reads ruling as characters and splits cells badly; text strokes are never that long, and a
+// filled area (a tinted table header) is not thin, so its text stays. The mask gives ruled
+// tables their cells. A page without ruling (most text pages) is returned as it is, with a
+// nil mask: no copy of the page, no mask the size of the page.
 func removeRules(img *image.Gray) (*image.Gray, *ruleMask) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	out := image.NewGray(b)
-	copy(out.Pix, img.Pix)
-	mask := &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+	var out *image.Gray
+	var mask *ruleMask
+	paint := func(x, y int) {
+		if out == nil {
+			out = image.NewGray(b)
+			copy(out.Pix, img.Pix)
+			mask = &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+		}
+		out.Pix[y*out.Stride+x] = 255
+		mask.on[y*w+x] = true
+	}
 	const dark = 128
 	maxThick := max(8, min(w, h)/150)
 	isDark := func(x, y int) bool { return x >= 0 && y >= 0 && x < w && y < h && img.Pix[y*img.Stride+x] < dark }
@@ -47,42 +56,53 @@ func removeRules(img *image.Gray) (*image.Gray, *ruleMask) {
 		return n >= samples-2
 	}
 	minH, minV := max(60, w/10), max(60, h/10)
+	// Vertical runs are followed in the same row-by-row sweep as horizontal ones (a column walk
+	// would touch a new cache line at every pixel): open[x] is where the dark run ending at the
+	// current row began in column x, or -1. Both directions read img only, so the order in which
+	// runs are judged does not change the result.
+	open := make([]int, w)
+	for x := range open {
+		open[x] = -1
+	}
+	vertical := func(x, s, e int) {
+		if e-s >= minV && thin(func(k int) int { return thickness(x, s+k*(e-s)/(samples+1), 1, 0) }) {
+			for k := s; k < e; k++ {
+				paint(x, k)
+			}
+		}
+	}
 	for y := 0; y < h; y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+w]
 		for x := 0; x < w; {
-			if !isDark(x, y) {
+			if row[x] >= dark {
+				if open[x] >= 0 {
+					vertical(x, open[x], y)
+					open[x] = -1
+				}
 				x++
 				continue
 			}
 			s := x
-			for x < w && isDark(x, y) {
+			for x < w && row[x] < dark {
+				if open[x] < 0 {
+					open[x] = y
+				}
 				x++
 			}
 			if x-s >= minH && thin(func(k int) int { return thickness(s+k*(x-s)/(samples+1), y, 0, 1) }) {
-				o := out.Pix[y*out.Stride:]
 				for k := s; k < x; k++ {
-					o[k] = 255
-					mask.on[y*w+k] = true
+					paint(k, y)
 				}
 			}
 		}
 	}
-	for x := 0; x < w; x++ {
-		for y := 0; y < h; {
-			if !isDark(x, y) {
-				y++
-				continue
-			}
-			s := y
-			for y < h && isDark(x, y) {
-				y++
-			}
-			if y-s >= minV && thin(func(k int) int { return thickness(x, s+k*(y-s)/(samples+1), 1, 0) }) {
-				for k := s; k < y; k++ {
-					out.Pix[k*out.Stride+x] = 255
-					mask.on[k*w+x] = true
-				}
-			}
+	for x, s := range open {
+		if s >= 0 {
+			vertical(x, s, h)
 		}
+	}
+	if out == nil {
+		return img, nil
 	}
 	return out, mask
 }

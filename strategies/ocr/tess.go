@@ -40,20 +40,20 @@ func newTesseract() *tesseract {
 
 func (t *tesseract) close() { t.client.Close() }
 
-// recognize runs recognition once on a PGM page image. Every gosseract output call re-runs
+// recognize runs recognition once on an encoded page image (any format leptonica reads). Every gosseract output call re-runs
 // recognition, so only the verbose word boxes are asked for; lines and paragraphs are derived
 // from their numbers.
-func (t *tesseract) recognize(pgm []byte, langs string) ([]Word, error) {
-	return t.recognizeAs(pgm, langs, "3")
+func (t *tesseract) recognize(img []byte, langs string) ([]Word, error) {
+	return t.recognizeAs(img, langs, "3")
 }
 
 // recognizeBlock reads an image as one uniform block of text (page segmentation mode 6): a
 // table cell, where full page segmentation would look for columns that are not there.
-func (t *tesseract) recognizeBlock(pgm []byte, langs string) ([]Word, error) {
-	return t.recognizeAs(pgm, langs, "6")
+func (t *tesseract) recognizeBlock(img []byte, langs string) ([]Word, error) {
+	return t.recognizeAs(img, langs, "6")
 }
 
-func (t *tesseract) recognizeAs(pgm []byte, langs, psm string) ([]Word, error) {
+func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
 	if langs != t.langs {
 		if err := t.client.SetLanguage(strings.Split(langs, "+")...); err != nil {
 			return nil, fmt.Errorf("tesseract: languages %s: %w", langs, err)
@@ -65,7 +65,7 @@ func (t *tesseract) recognizeAs(pgm []byte, langs, psm string) ([]Word, error) {
 		_ = t.client.SetVariable("tessedit_pageseg_mode", psm)
 		t.psm = psm
 	}
-	if err := t.client.SetImageFromBytes(pgm); err != nil {
+	if err := t.client.SetImageFromBytes(img); err != nil {
 		return nil, fmt.Errorf("tesseract: set image: %w", err)
 	}
 	// hOCR, not GetBoundingBoxesVerbose: gosseract's verbose iterator stops at the first block
