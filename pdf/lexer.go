@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -123,7 +124,7 @@ func (l *lexer) nextDepth(depth int) (any, bool) {
 			}
 			break
 		}
-		return parseNumber(l.b[start:l.pos]), true
+		return boxNumber(parseNumber(l.b[start:l.pos])), true
 	}
 	start := l.pos
 	for l.pos < len(l.b) && !isWhite(l.b[l.pos]) && !isDelim(l.b[l.pos]) {
@@ -132,7 +133,7 @@ func (l *lexer) nextDepth(depth int) (any, bool) {
 	if l.pos == start {
 		l.pos++
 	}
-	switch w := string(l.b[start:l.pos]); w {
+	switch w := l.b[start:l.pos]; string(w) {
 	case "true":
 		return true, true
 	case "false":
@@ -140,8 +141,150 @@ func (l *lexer) nextDepth(depth int) (any, bool) {
 	case "null":
 		return nil, true
 	default:
-		return pop(w), true
+		return operator(w), true
 	}
+}
+
+// operator returns the operator named w; the content-stream operators come from constants, so a
+// page's tens of thousands of operators allocate nothing.
+func operator(w []byte) any {
+	switch string(w) {
+	case "q":
+		return pop("q")
+	case "Q":
+		return pop("Q")
+	case "cm":
+		return pop("cm")
+	case "BT":
+		return pop("BT")
+	case "ET":
+		return pop("ET")
+	case "Tf":
+		return pop("Tf")
+	case "Tc":
+		return pop("Tc")
+	case "Tw":
+		return pop("Tw")
+	case "Tz":
+		return pop("Tz")
+	case "TL":
+		return pop("TL")
+	case "Tr":
+		return pop("Tr")
+	case "Ts":
+		return pop("Ts")
+	case "Td":
+		return pop("Td")
+	case "TD":
+		return pop("TD")
+	case "Tm":
+		return pop("Tm")
+	case "T*":
+		return pop("T*")
+	case "Tj":
+		return pop("Tj")
+	case "TJ":
+		return pop("TJ")
+	case "gs":
+		return pop("gs")
+	case "Do":
+		return pop("Do")
+	case "m":
+		return pop("m")
+	case "l":
+		return pop("l")
+	case "c":
+		return pop("c")
+	case "v":
+		return pop("v")
+	case "y":
+		return pop("y")
+	case "h":
+		return pop("h")
+	case "re":
+		return pop("re")
+	case "S":
+		return pop("S")
+	case "s":
+		return pop("s")
+	case "f":
+		return pop("f")
+	case "F":
+		return pop("F")
+	case "f*":
+		return pop("f*")
+	case "B":
+		return pop("B")
+	case "b":
+		return pop("b")
+	case "n":
+		return pop("n")
+	case "W":
+		return pop("W")
+	case "W*":
+		return pop("W*")
+	case "g":
+		return pop("g")
+	case "G":
+		return pop("G")
+	case "rg":
+		return pop("rg")
+	case "RG":
+		return pop("RG")
+	case "k":
+		return pop("k")
+	case "K":
+		return pop("K")
+	case "cs":
+		return pop("cs")
+	case "CS":
+		return pop("CS")
+	case "sc":
+		return pop("sc")
+	case "SC":
+		return pop("SC")
+	case "scn":
+		return pop("scn")
+	case "SCN":
+		return pop("SCN")
+	case "w":
+		return pop("w")
+	case "i":
+		return pop("i")
+	case "j":
+		return pop("j")
+	case "J":
+		return pop("J")
+	case "d":
+		return pop("d")
+	case "M":
+		return pop("M")
+	case "ri":
+		return pop("ri")
+	case "BMC":
+		return pop("BMC")
+	case "BDC":
+		return pop("BDC")
+	case "EMC":
+		return pop("EMC")
+	}
+	return pop(w)
+}
+
+// smallInts are the integers -1024…1024 already boxed: most numbers in content streams are
+// small integers (kerning in TJ arrays, coordinates), and boxing each would allocate.
+var smallInts = func() (t [2049]any) {
+	for i := range t {
+		t[i] = float64(i - 1024)
+	}
+	return t
+}()
+
+func boxNumber(v float64) any {
+	if i := int(v); float64(i) == v && i >= -1024 && i <= 1024 && !(v == 0 && math.Signbit(v)) {
+		return smallInts[i+1024]
+	}
+	return v
 }
 
 // parseNumber is lenient like real viewers: "--5", "5.", "1.2.3" give the longest valid prefix.
@@ -167,14 +310,47 @@ func parseNumber(b []byte) float64 {
 		}
 		j++
 	}
-	v, err := strconv.ParseFloat(string(b[i:j]), 64)
-	if err != nil {
-		v = 0
+	v, ok := fastDecimal(b[i:j])
+	if !ok {
+		var err error
+		if v, err = strconv.ParseFloat(string(b[i:j]), 64); err != nil {
+			v = 0
+		}
 	}
 	if neg {
 		v = -v
 	}
 	return v
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+	1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastDecimal converts digits with at most one dot when the digits fit in 2^53 and there are at
+// most 22 after the dot: then mantissa ÷ 10^k is one correctly rounded IEEE division, the same
+// value strconv.ParseFloat returns (Clinger's fast path), without its allocation.
+func fastDecimal(b []byte) (float64, bool) {
+	var m uint64
+	frac, dot, digits := 0, false, 0
+	for _, c := range b {
+		if c == '.' {
+			dot = true
+			continue
+		}
+		m = m*10 + uint64(c-'0')
+		digits++
+		if dot {
+			frac++
+		}
+		if digits > 15 {
+			return 0, false
+		}
+	}
+	if digits == 0 || frac >= len(pow10) {
+		return 0, false
+	}
+	return float64(m) / pow10[frac], true
 }
 
 func (l *lexer) dict(depth int) pdict {
