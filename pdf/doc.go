@@ -48,8 +48,10 @@ type Document struct {
 	pages []pageRef
 	// fonts caches decoded fonts by object number so a font shared by many pages is parsed once.
 	fonts map[int]*font
-	// glyphHint is the glyph count of the page read last.
+	// glyphHint is the glyph count of the page read last; spare is a recycled page's glyph
+	// slice (see Recycle).
 	glyphHint int
+	spare     []Glyph
 }
 
 // pageRef is a leaf of the page tree with its inherited attributes resolved.

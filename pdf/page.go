@@ -61,6 +61,17 @@ func (p *Page) HasText() bool {
 	return false
 }
 
+// Recycle hands a page the caller has finished with back to the document, which reuses its
+// memory for the next page read; the page must not be used afterwards.
+func (d *Document) Recycle(p *Page) {
+	if p != nil && cap(p.Glyphs) > cap(d.spare) {
+		d.spare = p.Glyphs[:0]
+	}
+	if p != nil {
+		*p = Page{}
+	}
+}
+
 // Page reads page n (1-based) and runs layout analysis on it. A panic inside pdfcpu or a
 // broken stream becomes an error for this page only.
 func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page, err error) {
@@ -95,8 +106,14 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 		}
 	}
 	// Pages of one document tend to carry similar amounts of text: sizing the glyph slice from
-	// the previous page saves most of the regrowth copies.
-	in := &interp{ctx: ctx, doc: d, glyphs: make([]Glyph, 0, d.glyphHint+d.glyphHint/8)}
+	// the previous page saves most of the regrowth copies, and a recycled page's slice saves
+	// the allocation.
+	glyphs := d.spare[:0]
+	d.spare = nil
+	if cap(glyphs) < d.glyphHint {
+		glyphs = make([]Glyph, 0, d.glyphHint+d.glyphHint/8)
+	}
+	in := &interp{ctx: ctx, doc: d, glyphs: glyphs}
 	in.run(data, pr.resources, ctm, 0, nil)
 	d.glyphHint = len(in.glyphs)
 	for _, e := range in.errs {

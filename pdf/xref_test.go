@@ -190,3 +190,31 @@ func TestHybridReferenceFile(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 }
+
+// A recycled page's memory serves the next page without changing what it reads.
+func TestRecycle(t *testing.T) {
+	data, err := os.ReadFile("../testdata/reference/docs/multi-column-2p.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, recycled := openBoth(t, data)
+	want, err := fresh.Page(context.Background(), 2, DefaultLAParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := recycled.Page(context.Background(), 1, DefaultLAParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recycled.Recycle(p1)
+	if p1.Glyphs != nil || p1.Boxes != nil {
+		t.Error("a recycled page keeps its contents")
+	}
+	got, err := recycled.Page(context.Background(), 2, DefaultLAParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := strings.Join(boxTexts(got), "\n"), strings.Join(boxTexts(want), "\n"); g != w || len(got.Glyphs) != len(want.Glyphs) {
+		t.Errorf("page 2 after recycling page 1 differs:\n%s\nwant:\n%s", g, w)
+	}
+}

@@ -138,6 +138,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 				log.Warn("fast: page damaged", "page", n, "error", w)
 			}
 			els := PageElements(page, opts.Coordinates)
+			d.Recycle(page)
 			log.Debug("fast: page done", "page", n, "of", d.NumPages(), "elements", len(els))
 			for _, e := range els {
 				if err := emit(e); err != nil {
