@@ -212,27 +212,36 @@ func (g *grid) anyOther(box bbox, a, b int) bool {
 func groupLines(glyphs []Glyph, p LAParams) []*Line {
 	var lines []*Line
 	var line *Line
+	// Every line's items are carved out of one slice: lines are built one at a time, so the
+	// current line's items are always its tail.
+	items := make([]LineItem, 0, len(glyphs)+len(glyphs)/4)
+	start := 0
 	lastX1 := math.Inf(1)
 	addTo := func(l *Line, gi int) {
 		g := &glyphs[gi]
 		if p.WordMargin != 0 {
 			margin := p.WordMargin * math.Max(g.width(), g.height())
 			if lastX1 < g.X0-margin {
-				l.Items = append(l.Items, LineItem{Text: " ", Glyph: -1})
+				items = append(items, LineItem{Text: " ", Glyph: -1})
 			}
 		}
 		lastX1 = g.X1
-		if len(l.Items) == 0 {
+		if len(items) == start {
 			l.X0, l.Y0, l.X1, l.Y1 = g.X0, g.Y0, g.X1, g.Y1
 		} else {
 			l.X0, l.Y0 = math.Min(l.X0, g.X0), math.Min(l.Y0, g.Y0)
 			l.X1, l.Y1 = math.Max(l.X1, g.X1), math.Max(l.Y1, g.Y1)
 		}
-		l.Items = append(l.Items, LineItem{Text: g.Text, Glyph: gi})
+		items = append(items, LineItem{Text: g.Text, Glyph: gi})
 	}
 	newLine := func() *Line {
 		lastX1 = math.Inf(1)
+		start = len(items)
 		return &Line{}
+	}
+	closeLine := func(l *Line) {
+		l.Items = items[start:len(items):len(items)]
+		lines = append(lines, l)
 	}
 	for i := 1; i < len(glyphs); i++ {
 		g0, g1 := &glyphs[i-1], &glyphs[i]
@@ -243,7 +252,7 @@ func groupLines(glyphs []Glyph, p LAParams) []*Line {
 		case halign && line != nil:
 			addTo(line, i)
 		case line != nil:
-			lines = append(lines, line)
+			closeLine(line)
 			line = nil
 		case halign:
 			line = newLine()
@@ -252,7 +261,7 @@ func groupLines(glyphs []Glyph, p LAParams) []*Line {
 		default:
 			l := newLine()
 			addTo(l, i-1)
-			lines = append(lines, l)
+			closeLine(l)
 		}
 	}
 	if len(glyphs) > 0 {
@@ -260,7 +269,7 @@ func groupLines(glyphs []Glyph, p LAParams) []*Line {
 			line = newLine()
 			addTo(line, len(glyphs)-1)
 		}
-		lines = append(lines, line)
+		closeLine(line)
 	}
 	return lines
 }
