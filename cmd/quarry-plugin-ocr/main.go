@@ -26,6 +26,9 @@ func main() {
 		}
 	}
 	o := ocr.New(ocr.ConfigFromEnv())
+	// The process is started for a request (the host caches what plugins serve), so the
+	// default language models load now, while the host connects and sends the document.
+	o.Warm(ocr.TesseractLanguages(nil, nil))
 	sdk.ServePlugin(sdk.Plugin{
 		Name: "ocr",
 		Strategies: []sdk.Strategy{

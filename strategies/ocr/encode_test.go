@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -71,21 +73,25 @@ func TestDecodeGreyPixels(t *testing.T) {
 		t.Errorf("grey PNG decoded differently")
 	}
 
+	// Both palette orders: leptonica drops a black-and-white palette from a 1-bit PNG and
+	// keeps 1 = black.
 	bl := greyPattern(45, 9, true)
-	pal := image.NewPaletted(bl.Bounds(), color.Palette{color.Black, color.White})
-	for i, v := range bl.Pix {
-		pal.Pix[i] = v / 255
-	}
-	buf.Reset()
-	if err := png.Encode(&buf, pal); err != nil {
-		t.Fatal(err)
-	}
-	got, err = decodeGrey(buf.Bytes(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Pix, bl.Pix) || !isBilevel(got) {
-		t.Errorf("1-bit PNG decoded differently")
+	for _, palette := range []color.Palette{{color.Black, color.White}, {color.White, color.Black}} {
+		pal := image.NewPaletted(bl.Bounds(), palette)
+		for i, v := range bl.Pix {
+			pal.Pix[i] = uint8(palette.Index(color.Gray{Y: v}))
+		}
+		buf.Reset()
+		if err := png.Encode(&buf, pal); err != nil {
+			t.Fatal(err)
+		}
+		got, err = decodeGrey(buf.Bytes(), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Pix, bl.Pix) || !isBilevel(got) {
+			t.Errorf("1-bit PNG (palette %v) decoded differently", palette)
+		}
 	}
 }
 
@@ -117,6 +123,124 @@ func TestRemoveRulesNoRuling(t *testing.T) {
 	for i, on := range mask.on {
 		if on != (clean.Pix[i] == 255 && orig[i] < 128) {
 			t.Fatalf("pixel %d: mask %v, before %d, after %d", i, on, orig[i], clean.Pix[i])
+		}
+	}
+}
+
+func TestIsBilevel(t *testing.T) {
+	img := greyPattern(37, 5, true)
+	if !isBilevel(img) {
+		t.Fatal("black and white image not bilevel")
+	}
+	for _, at := range []int{0, 7, 8, 100, len(img.Pix) - 1} {
+		old := img.Pix[at]
+		img.Pix[at] = 254
+		if isBilevel(img) {
+			t.Errorf("grey pixel at %d not seen", at)
+		}
+		img.Pix[at] = 128
+		if isBilevel(img) {
+			t.Errorf("grey pixel 128 at %d not seen", at)
+		}
+		img.Pix[at] = old
+	}
+}
+
+// removeRulesSimple is the plain form of removeRules (horizontal runs row by row, then vertical
+// runs column by column, always a copy and a mask): the fast one must agree with it.
+func removeRulesSimple(img *image.Gray) (*image.Gray, *ruleMask) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	out := image.NewGray(b)
+	copy(out.Pix, img.Pix)
+	mask := &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+	const dark = 128
+	maxThick := max(8, min(w, h)/150)
+	isDark := func(x, y int) bool { return x >= 0 && y >= 0 && x < w && y < h && img.Pix[y*img.Stride+x] < dark }
+	thickness := func(x, y, dx, dy int) int {
+		n := 1
+		for k := 1; k <= maxThick+1 && isDark(x+k*dx, y+k*dy); k++ {
+			n++
+		}
+		for k := 1; k <= maxThick+1 && isDark(x-k*dx, y-k*dy); k++ {
+			n++
+		}
+		return n
+	}
+	// A run is a rule when it is thin at most of several points along it: where a rule crosses
+	// another (a grid's inner junctions) it is locally thick.
+	const samples = 8
+	thin := func(at func(k int) int) bool {
+		n := 0
+		for k := 1; k <= samples; k++ {
+			if at(k) <= maxThick {
+				n++
+			}
+		}
+		return n >= samples-2
+	}
+	minH, minV := max(60, w/10), max(60, h/10)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; {
+			if !isDark(x, y) {
+				x++
+				continue
+			}
+			s := x
+			for x < w && isDark(x, y) {
+				x++
+			}
+			if x-s >= minH && thin(func(k int) int { return thickness(s+k*(x-s)/(samples+1), y, 0, 1) }) {
+				o := out.Pix[y*out.Stride:]
+				for k := s; k < x; k++ {
+					o[k] = 255
+					mask.on[y*w+k] = true
+				}
+			}
+		}
+	}
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; {
+			if !isDark(x, y) {
+				y++
+				continue
+			}
+			s := y
+			for y < h && isDark(x, y) {
+				y++
+			}
+			if y-s >= minV && thin(func(k int) int { return thickness(x, s+k*(y-s)/(samples+1), 1, 0) }) {
+				for k := s; k < y; k++ {
+					out.Pix[k*out.Stride+x] = 255
+					mask.on[k*w+x] = true
+				}
+			}
+		}
+	}
+	return out, mask
+}
+
+func TestRemoveRulesAgrees(t *testing.T) {
+	pages := []*image.Gray{drawGrid(), greyPattern(333, 201, false), greyPattern(257, 300, true)}
+	// A scanned page with ruling, text and a filled box.
+	data := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
+	if img, err := decodeGrey(data, -1); err == nil {
+		pages = append(pages, img)
+	} else {
+		t.Fatal(err)
+	}
+	for i, img := range pages {
+		wantImg, wantMask := removeRulesSimple(img)
+		gotImg, gotMask := removeRules(img)
+		if !bytes.Equal(gotImg.Pix, wantImg.Pix) {
+			t.Errorf("page %d: cleaned images differ", i)
+		}
+		if gotMask == nil {
+			if slices.Contains(wantMask.on, true) {
+				t.Errorf("page %d: no mask, but ruling", i)
+			}
+		} else if !slices.Equal(gotMask.on, wantMask.on) {
+			t.Errorf("page %d: masks differ", i)
 		}
 	}
 }

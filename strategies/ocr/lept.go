@@ -15,11 +15,13 @@ static int q_tiff_count(const l_uint8 *d, size_t n) {
 	return c;
 }
 
-// q_decode reads one image (frame >= 0: that TIFF frame) as an 8-bit grey PIX; *code says why
-// when it returns NULL.
+// q_decode reads one image (frame >= 0: that TIFF frame) as an 8-bit grey PIX, or a 1-bit one
+// without colormap as it is (q_copy expands it: a bilevel page is not converted twice); *code
+// says why when it returns NULL.
 static PIX *q_decode(const l_uint8 *d, size_t n, int frame, int *code) {
 	PIX *p = frame >= 0 ? pixReadMemTiff(d, n, frame) : pixReadMem(d, n);
 	if (!p) { *code = 1; return NULL; }
+	if (pixGetDepth(p) == 1 && !pixGetColormap(p)) return p;
 	// Colour: the darkest channel, so dark text stays dark on a tinted background (a table
 	// header) where luminance would bring them close.
 	PIX *g = NULL;
@@ -35,15 +37,20 @@ static PIX *q_decode(const l_uint8 *d, size_t n, int frame, int *code) {
 	return g;
 }
 
-// q_copy writes the pixels of an 8-bit PIX row after row into dst (w*h bytes). Leptonica packs
-// four pixels in a 32-bit word, the leftmost in the most significant byte.
+// q_copy writes the pixels of an 8-bit PIX, or a 1-bit one as 0 (set) and 255, row after row
+// into dst (w*h bytes). Leptonica packs pixels in 32-bit words, the leftmost in the most
+// significant bits.
 static void q_copy(PIX *g, l_uint8 *dst) {
-	l_int32 w = pixGetWidth(g), h = pixGetHeight(g), wpl = pixGetWpl(g);
+	l_int32 w = pixGetWidth(g), h = pixGetHeight(g), wpl = pixGetWpl(g), d = pixGetDepth(g);
 	l_uint32 *data = pixGetData(g);
 	for (l_int32 i = 0; i < h; i++) {
 		const l_uint32 *line = data + (size_t)i * wpl;
 		l_uint8 *o = dst + (size_t)i * w;
 		l_int32 j = 0;
+		if (d == 1) {
+			for (; j < w; j++) o[j] = (line[j >> 5] >> (31 - (j & 31))) & 1 ? 0 : 255;
+			continue;
+		}
 		for (; j + 4 <= w; j += 4) {
 			l_uint32 v = line[j >> 2];
 			o[j] = v >> 24; o[j + 1] = v >> 16; o[j + 2] = v >> 8; o[j + 3] = v;

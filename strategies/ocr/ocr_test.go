@@ -187,3 +187,36 @@ func twoFrameTIFF(pix []byte, w, h int) []byte {
 	}
 	return buf.Bytes()
 }
+
+// Warm makes one initialised client that the first page uses (no second client), and Close
+// waits for it.
+func TestWarm(t *testing.T) {
+	o := New(Config{Workers: 2})
+	o.Warm("eng")
+	o.Warm("eng") // once only
+	first := o.client()
+	if first.langs != "eng" {
+		t.Errorf("warm client languages %q", first.langs)
+	}
+	o.mu.Lock()
+	idle := len(o.idle)
+	o.mu.Unlock()
+	if idle != 0 {
+		t.Errorf("%d clients left idle after taking the warm one", idle)
+	}
+	o.slots <- struct{}{} // as page does before client
+	o.release(first)
+	opts := engine.DefaultOptions()
+	data := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
+	doc := engine.NewDocument("t.png", data)
+	doc.MIMEType = "image/png"
+	var n int
+	if err := o.OCROnly(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil || n == 0 {
+		t.Fatalf("%d elements, %v", n, err)
+	}
+	o.Close()
+
+	cold := New(Config{Workers: 1})
+	cold.Warm("eng")
+	cold.Close() // before the warm-up ends: waits, then frees it
+}

@@ -1,6 +1,9 @@
 package ocr
 
-import "image"
+import (
+	"encoding/binary"
+	"image"
+)
 
 // ruleMask marks the pixels of a page that belong to ruling (one byte per pixel, row-major).
 type ruleMask struct {
@@ -73,7 +76,18 @@ func removeRules(img *image.Gray) (*image.Gray, *ruleMask) {
 	}
 	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w]
+		var prev []byte
+		if y > 0 {
+			prev = img.Pix[(y-1)*img.Stride : (y-1)*img.Stride+w]
+		}
 		for x := 0; x < w; {
+			// Eight light pixels under eight light pixels start, end and continue no run:
+			// skipped together (most of a page).
+			if x+8 <= w && binary.LittleEndian.Uint64(row[x:])&highBits == highBits &&
+				(prev == nil || binary.LittleEndian.Uint64(prev[x:])&highBits == highBits) {
+				x += 8
+				continue
+			}
 			if row[x] >= dark {
 				if open[x] >= 0 {
 					vertical(x, open[x], y)

@@ -40,6 +40,17 @@ func newTesseract() *tesseract {
 
 func (t *tesseract) close() { t.client.Close() }
 
+// prepare initialises the client for langs. gosseract initialises lazily, on the first
+// recognition, so it reads a small blank image.
+func (t *tesseract) prepare(langs string) error {
+	blank := image.NewGray(image.Rect(0, 0, 64, 64))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	_, err := t.recognize(encodeForOCR(blank, true), langs)
+	return err
+}
+
 // recognize runs recognition once on an encoded page image (any format leptonica reads). Every gosseract output call re-runs
 // recognition, so only the verbose word boxes are asked for; lines and paragraphs are derived
 // from their numbers.

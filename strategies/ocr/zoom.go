@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"math/bits"
 	"sort"
 
 	"golang.org/x/image/draw"
@@ -64,13 +65,25 @@ func encodePGM(img *image.Gray) []byte {
 // isBilevel reports whether a grey image holds only black and white: a scan already
 // binarised (fax, 1-bit PNG or TIFF).
 func isBilevel(img *image.Gray) bool {
-	for _, v := range img.Pix {
+	p := img.Pix
+	// Eight pixels at a time: each byte is 0 or 255 exactly when it equals its top bit spread
+	// over the byte.
+	for ; len(p) >= 8; p = p[8:] {
+		v := binary.LittleEndian.Uint64(p)
+		if v != (v&highBits)>>7*0xff {
+			return false
+		}
+	}
+	for _, v := range p {
 		if v != 0 && v != 255 {
 			return false
 		}
 	}
 	return true
 }
+
+// highBits selects the top bit of each byte of a 64-bit word.
+const highBits = 0x8080808080808080
 
 // encodePBM writes a bilevel image as a binary PBM (P4, 1 = black).
 func encodePBM(img *image.Gray) []byte {
@@ -124,8 +137,16 @@ func encodeSPIX(img *image.Gray, bilevel bool) []byte {
 		if bilevel {
 			for x0 := 0; x0 < w; x0 += 32 {
 				var v uint32
-				for k, p := range row[x0:min(x0+32, w)] {
-					if p < 128 {
+				k := 0
+				// Eight pixels at a time: gather the top bits (set = white) of eight bytes
+				// into one, leftmost pixel last, then reverse and invert.
+				for ; k+8 <= 32 && x0+k+8 <= w; k += 8 {
+					u := binary.LittleEndian.Uint64(row[x0+k:])
+					white := uint8((u & highBits) * 0x0002040810204081 >> 56)
+					v |= uint32(^bits.Reverse8(white)) << (24 - k)
+				}
+				for ; k < 32 && x0+k < w; k++ {
+					if row[x0+k] < 128 {
 						v |= 1 << (31 - k)
 					}
 				}
