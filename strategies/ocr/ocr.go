@@ -150,7 +150,6 @@ func (o *OCR) release(t *tesseract) {
 	o.mu.Lock()
 	o.idle = append(o.idle, t)
 	o.mu.Unlock()
-	<-o.slots
 }
 
 func init() {
@@ -273,8 +272,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	case <-ctx.Done():
 		return pageResult{err: ctx.Err()}
 	}
-	t := o.client()
-	defer o.release(t)
+	defer func() { <-o.slots }()
 	if err := ctx.Err(); err != nil {
 		return pageResult{err: err}
 	}
@@ -284,7 +282,12 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	}
 	clean, mask := removeRules(img)
 	bilevel := isBilevel(img)
-	words, err := t.recognize(encodeForOCR(clean, bilevel), langs)
+	input := encodeForOCR(clean, bilevel)
+	// The client is taken once the page is ready: a client still loading its models (the
+	// plugin's warm-up) finishes while the page is decoded.
+	t := o.client()
+	defer o.release(t)
+	words, err := t.recognize(input, langs)
 	if err != nil {
 		return pageResult{err: err}
 	}

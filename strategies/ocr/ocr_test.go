@@ -204,7 +204,6 @@ func TestWarm(t *testing.T) {
 	if idle != 0 {
 		t.Errorf("%d clients left idle after taking the warm one", idle)
 	}
-	o.slots <- struct{}{} // as page does before client
 	o.release(first)
 	opts := engine.DefaultOptions()
 	data := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
