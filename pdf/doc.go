@@ -7,13 +7,16 @@ package pdf
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strings"
+	"sync"
 
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -310,6 +313,42 @@ func (d *Document) textString(o types.Object) string {
 	return decodeTextString(b)
 }
 
+// zlibReaders keeps inflaters for reuse: each holds a 32 KB window, and a page can have
+// hundreds of small compressed streams.
+var zlibReaders sync.Pool
+
+// inflate decodes the common case, a stream whose only filter is FlateDecode without
+// parameters, with a pooled reader. It reports false for anything else and for any error but a
+// truncated end (which pdfcpu ignores too), leaving those to pdfcpu's decoder and its rules.
+func inflate(sd types.StreamDict) ([]byte, bool) {
+	if len(sd.FilterPipeline) != 1 || sd.FilterPipeline[0].Name != filter.Flate || sd.FilterPipeline[0].DecodeParms != nil {
+		return nil, false
+	}
+	src := bytes.NewReader(sd.Raw)
+	var zr io.ReadCloser
+	if r, ok := zlibReaders.Get().(io.ReadCloser); ok {
+		if r.(zlib.Resetter).Reset(src, nil) != nil {
+			zlibReaders.Put(r)
+			return nil, false
+		}
+		zr = r
+	} else {
+		r, err := zlib.NewReader(src)
+		if err != nil {
+			return nil, false
+		}
+		zr = r
+	}
+	defer zlibReaders.Put(zr)
+	var out bytes.Buffer
+	out.Grow(min(4*len(sd.Raw)+512, maxStreamBytes))
+	_, err := io.Copy(&out, &io.LimitedReader{R: zr, N: maxStreamBytes + 1})
+	if (err != nil && err != io.ErrUnexpectedEOF) || out.Len() > maxStreamBytes {
+		return nil, false
+	}
+	return out.Bytes(), true
+}
+
 // maxStreamBytes bounds a decoded stream so a decompression bomb costs memory we chose.
 const maxStreamBytes = 256 << 20
 
@@ -322,6 +361,9 @@ func (d *Document) streamData(o types.Object) ([]byte, types.Dict, error) {
 	}
 	if sd.Content != nil {
 		return sd.Content, sd.Dict, nil
+	}
+	if b, ok := inflate(sd); ok {
+		return b, sd.Dict, nil
 	}
 	cp := sd
 	b, err := cp.DecodeLengthWithLimit(-1, maxStreamBytes)
