@@ -110,13 +110,13 @@ func TestRemoveRulesNoRuling(t *testing.T) {
 			}
 		}
 	}
-	clean, mask := removeRules(img)
+	clean, mask := removeRules(img, true)
 	if clean != img || mask != nil {
 		t.Errorf("page without ruling: copy %v, mask %v", clean != img, mask != nil)
 	}
 	grid := drawGrid()
 	orig := bytes.Clone(grid.Pix)
-	clean, mask = removeRules(grid)
+	clean, mask = removeRules(grid, true)
 	if clean == grid || mask == nil || !bytes.Equal(grid.Pix, orig) {
 		t.Fatal("ruling: the input must stay as it was and the result be a copy with a mask")
 	}
@@ -231,9 +231,12 @@ func TestRemoveRulesAgrees(t *testing.T) {
 	}
 	for i, img := range pages {
 		wantImg, wantMask := removeRulesSimple(img)
-		gotImg, gotMask := removeRules(img)
+		gotImg, gotMask := removeRules(img, true)
 		if !bytes.Equal(gotImg.Pix, wantImg.Pix) {
 			t.Errorf("page %d: cleaned images differ", i)
+		}
+		if noMaskImg, m := removeRules(img, false); m != nil || !bytes.Equal(noMaskImg.Pix, wantImg.Pix) {
+			t.Errorf("page %d without mask: mask %v, images differ %v", i, m != nil, !bytes.Equal(noMaskImg.Pix, wantImg.Pix))
 		}
 		if gotMask == nil {
 			if slices.Contains(wantMask.on, true) {

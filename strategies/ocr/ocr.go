@@ -280,7 +280,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if err != nil {
 		return pageResult{err: err}
 	}
-	clean, mask := removeRules(img)
+	clean, mask := removeRules(img, tables)
 	bilevel := isBilevel(img)
 	input := encodeForOCR(clean, bilevel)
 	// The client is taken once the page is ready: a client still loading its models (the

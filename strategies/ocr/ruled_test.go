@@ -35,7 +35,7 @@ func drawGrid() *image.Gray {
 }
 
 func TestRuledGrid(t *testing.T) {
-	_, mask := removeRules(drawGrid())
+	_, mask := removeRules(drawGrid(), true)
 	rt, ok := findRuledTable(mask, image.Rect(80, 180, 620, 330), 20)
 	if !ok {
 		t.Fatal("no grid found")
@@ -78,11 +78,11 @@ func TestRuledGridRejects(t *testing.T) {
 	for y := 50; y <= 350; y++ {
 		img.Pix[y*img.Stride+50], img.Pix[y*img.Stride+650] = 0, 0
 	}
-	_, mask := removeRules(img)
+	_, mask := removeRules(img, true)
 	if _, ok := findRuledTable(mask, image.Rect(80, 80, 620, 320), 20); ok {
 		t.Error("a single box is not a grid")
 	}
-	_, mask = removeRules(drawGrid())
+	_, mask = removeRules(drawGrid(), true)
 	if _, ok := findRuledTable(mask, image.Rect(60, 370, 600, 399), 10); ok {
 		t.Error("ruling outside the table's rows was taken")
 	}

@@ -17,9 +17,10 @@ func (m *ruleMask) at(x, y int) bool { return m.on[y*m.w+x] }
 // borders, frames) painted white, and where that ruling was. Tesseract's page segmentation
 // reads ruling as characters and splits cells badly; text strokes are never that long, and a
 // filled area (a tinted table header) is not thin, so its text stays. The mask gives ruled
-// tables their cells. A page without ruling (most text pages) is returned as it is, with a
-// nil mask: no copy of the page, no mask the size of the page.
-func removeRules(img *image.Gray) (*image.Gray, *ruleMask) {
+// tables their cells; it is made only when withMask is set (table inference), and a page
+// without ruling (most text pages) is returned as it is with a nil mask: no copy of the page,
+// no mask the size of the page.
+func removeRules(img *image.Gray, withMask bool) (*image.Gray, *ruleMask) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	var out *image.Gray
@@ -28,10 +29,14 @@ func removeRules(img *image.Gray) (*image.Gray, *ruleMask) {
 		if out == nil {
 			out = image.NewGray(b)
 			copy(out.Pix, img.Pix)
-			mask = &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+			if withMask {
+				mask = &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+			}
 		}
 		out.Pix[y*out.Stride+x] = 255
-		mask.on[y*w+x] = true
+		if mask != nil {
+			mask.on[y*w+x] = true
+		}
 	}
 	const dark = 128
 	maxThick := max(8, min(w, h)/150)
