@@ -1,6 +1,7 @@
 // Package pdf reads the text layer of PDF files: it opens documents with pdfcpu's object model
-// (relaxed, no full validation), interprets page content streams itself (pdfcpu has no text
-// extraction), decodes fonts to Unicode and groups the resulting glyphs into lines and text boxes
+// (relaxed, no full validation; intact files are read lazily, an object parsed by pdfcpu's
+// parser when a page needs it, see xref.go), interprets page content streams itself (pdfcpu has
+// no text extraction), decodes fonts to Unicode and groups the resulting glyphs into lines and text boxes
 // with pdfminer's layout model and knobs (LAParams), so that callers get what the reference
 // system's pdfminer-based "fast" strategy sees. It yields glyphs, lines and boxes, never elements.
 package pdf
