@@ -40,15 +40,24 @@ func newTesseract() *tesseract {
 
 func (t *tesseract) close() { t.client.Close() }
 
-// prepare initialises the client for langs. gosseract initialises lazily, on the first
-// recognition, so it reads a small blank image.
+// prepare initialises the client for langs (gosseract initialises lazily), so that the first
+// page does not wait for the language models.
 func (t *tesseract) prepare(langs string) error {
-	blank := image.NewGray(image.Rect(0, 0, 64, 64))
-	for i := range blank.Pix {
-		blank.Pix[i] = 255
+	if err := t.setLanguages(langs); err != nil {
+		return err
 	}
-	_, err := t.recognize(encodeForOCR(blank, true), langs)
-	return err
+	return t.initialise()
+}
+
+func (t *tesseract) setLanguages(langs string) error {
+	if langs == t.langs {
+		return nil
+	}
+	if err := t.client.SetLanguage(strings.Split(langs, "+")...); err != nil {
+		return fmt.Errorf("tesseract: languages %s: %w", langs, err)
+	}
+	t.langs = langs
+	return nil
 }
 
 // recognize runs recognition once on an encoded page image (any format leptonica reads). Every gosseract output call re-runs
@@ -65,16 +74,16 @@ func (t *tesseract) recognizeBlock(img []byte, langs string) ([]Word, error) {
 }
 
 func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
-	if langs != t.langs {
-		if err := t.client.SetLanguage(strings.Split(langs, "+")...); err != nil {
-			return nil, fmt.Errorf("tesseract: languages %s: %w", langs, err)
-		}
-		t.langs = langs
+	if err := t.setLanguages(langs); err != nil {
+		return nil, err
 	}
 	if psm != t.psm {
 		// Applied at once on an initialised client, and again after a re-init.
 		_ = t.client.SetVariable("tessedit_pageseg_mode", psm)
 		t.psm = psm
+	}
+	if err := t.initialise(); err != nil {
+		return nil, err
 	}
 	if err := t.client.SetImageFromBytes(img); err != nil {
 		return nil, fmt.Errorf("tesseract: set image: %w", err)
@@ -82,7 +91,7 @@ func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
 	// hOCR, not GetBoundingBoxesVerbose: gosseract's verbose iterator stops at the first block
 	// without text (a picture, a ruled area), dropping everything after it; Tesseract's own
 	// hOCR renderer walks every block.
-	hocr, err := t.client.HOCRText()
+	hocr, err := t.hocr()
 	if err != nil {
 		return nil, fmt.Errorf("tesseract: %w", err)
 	}
