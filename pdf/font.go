@@ -36,6 +36,32 @@ type font struct {
 	hscale     float64 // glyph units → text space (0.001, or FontMatrix for Type3)
 	vscale     float64
 	core14     string
+	// simple caches text and width per code of a simple font, where both depend on the
+	// one-byte code alone; it is filled as codes are first shown.
+	simple *[256]simpleGlyph
+}
+
+type simpleGlyph struct {
+	text  string
+	width float64
+	ok    bool
+}
+
+// glyph returns the text and the width (glyph units scaled to text space) of one code.
+func (f *font) glyph(dc decodedCode) (string, float64) {
+	if f.cidFont || dc.n != 1 || dc.code > 255 {
+		text := f.text(dc)
+		return text, f.width(dc, text)
+	}
+	if f.simple == nil {
+		f.simple = new([256]simpleGlyph)
+	}
+	g := &f.simple[dc.code]
+	if !g.ok {
+		g.text = f.text(dc)
+		g.width, g.ok = f.width(dc, g.text), true
+	}
+	return g.text, g.width
 }
 
 type cidWidthRange struct {

@@ -94,6 +94,8 @@ type interp struct {
 	cur     *Figure
 	codes   []decodedCode
 	opCount int
+	// nofont stands in for an undefined font (one per page, so its glyph cache is shared).
+	nofont *font
 	// marked content stack: index into actual for spans with ActualText, else -1.
 	marked []int
 	errs   []error
@@ -432,7 +434,10 @@ func (in *interp) show(st *gstate, seq parray) {
 	if f == nil {
 		// Undefined font: pdfminer substitutes a default font; we keep positions moving with a
 		// nominal width so the layout stays sane.
-		f = &font{hscale: 0.001, vscale: 0.001, dw: 500, missing: 500}
+		if in.nofont == nil {
+			in.nofont = &font{hscale: 0.001, vscale: 0.001, dw: 500, missing: 500}
+		}
+		f = in.nofont
 	}
 	m := ts.tm.mul(st.ctm)
 	scaling := ts.scaling * 0.01
@@ -450,8 +455,8 @@ func (in *interp) show(st *gstate, seq parray) {
 				if needCharSp {
 					x += ts.charSp
 				}
-				text := f.text(dc)
-				adv := f.width(dc, text) * ts.size * scaling
+				text, w := f.glyph(dc)
+				adv := w * ts.size * scaling
 				in.addGlyph(m, x, y, f, ts, text, adv, scaling)
 				x += adv
 				if dc.cid == 32 && ts.wordSp != 0 && dc.n == 1 {
