@@ -94,6 +94,14 @@ func splitCore(w string, fn func(string)) {
 
 func splitClitic(w string, fn func(string)) {
 	lw := w
+	// Every clitic holds an apostrophe among a word's last six bytes; most words have none.
+	tail := w[max(0, len(w)-6):]
+	if strings.IndexByte(tail, '\'') < 0 && !strings.Contains(tail, "’") {
+		if w != "" {
+			fn(w)
+		}
+		return
+	}
 	for _, c := range clitics {
 		if len(lw) > len(c) && strings.EqualFold(lw[len(lw)-len(c):], c) {
 			fn(w[:len(w)-len(c)])
