@@ -106,17 +106,22 @@ func (o *OCR) Warm(langs string) {
 	}()
 }
 
-// Close waits for the pages being recognised and releases the Tesseract clients.
-func (o *OCR) Close() {
-	for range o.cfg.Workers {
-		o.slots <- struct{}{}
-	}
+// waitWarm waits for the warm-up client, if one is being made.
+func (o *OCR) waitWarm() {
 	o.mu.Lock()
 	warm := o.warm
 	o.mu.Unlock()
 	if warm != nil {
 		<-warm
 	}
+}
+
+// Close waits for the pages being recognised and releases the Tesseract clients.
+func (o *OCR) Close() {
+	for range o.cfg.Workers {
+		o.slots <- struct{}{}
+	}
+	o.waitWarm()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, t := range o.idle {
@@ -130,12 +135,7 @@ func (o *OCR) Close() {
 // models: about 50 ms and tens of MiB) and a second is made only when two pages run at once.
 // While the warm-up client is being made, it waits for it rather than make a second.
 func (o *OCR) client() *tesseract {
-	o.mu.Lock()
-	warm := o.warm
-	o.mu.Unlock()
-	if warm != nil {
-		<-warm
-	}
+	o.waitWarm()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if n := len(o.idle); n > 0 {
