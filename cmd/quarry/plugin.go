@@ -92,6 +92,7 @@ Plugins are executables named quarry-plugin-<name> with a quarry-plugin-<name>.s
 in QUARRY_PLUGIN_DIR (a path list), else beside quarry and in ~/.quarry/plugins.
 Environment: QUARRY_PLUGIN_WORKERS (processes per plugin, default: cores),
 QUARRY_PLUGIN_TIMEOUT (per call, default 10m), QUARRY_PLUGIN_MEMORY_LIMIT_MB (default 4096),
+QUARRY_PLUGIN_MAX_CALLS (calls before a process is replaced, default 1000),
 QUARRY_PLUGIN_CACHE_DIR (what each plugin binary serves, keyed by its checksum, so that a
 plugin starts only when used; default: the user cache directory).
 `

@@ -34,7 +34,11 @@ const (
 	EnvWorkers     = "QUARRY_PLUGIN_WORKERS"
 	EnvTimeout     = "QUARRY_PLUGIN_TIMEOUT"
 	EnvMemoryLimit = "QUARRY_PLUGIN_MEMORY_LIMIT_MB"
+	EnvMaxCalls    = "QUARRY_PLUGIN_MAX_CALLS"
 )
+
+// DefaultMaxCalls is how many calls a plugin process serves before it is replaced.
+const DefaultMaxCalls = 1000
 
 // Config holds the host's defaults; a Spec may override them per plugin.
 type Config struct {
@@ -47,6 +51,11 @@ type Config struct {
 	// MemoryLimit is the memory limit of a plugin process in bytes (0 = none): RLIMIT_DATA,
 	// with RLIMIT_AS at MemoryLimit+AddressSpaceHeadroom as a backstop.
 	MemoryLimit uint64
+	// MaxCalls retires a process after that many calls, once it is idle, and the next call
+	// starts a fresh one (default DefaultMaxCalls; negative: never). Native code in a plugin
+	// (Tesseract, leptonica) can leak a little per page; a bounded life keeps a long-running
+	// service's plugins from growing into their memory limit in the middle of a request.
+	MaxCalls int
 	// Logger receives lifecycle events; nil discards them.
 	Logger *slog.Logger
 	// CacheDir holds the plugins' cached Describe answers (default: DefaultCacheDir()), so
@@ -70,6 +79,9 @@ func ConfigFromEnv() Config {
 	}
 	if n, err := strconv.ParseUint(os.Getenv(EnvMemoryLimit), 10, 64); err == nil {
 		c.MemoryLimit = n << 20
+	}
+	if n, err := strconv.Atoi(os.Getenv(EnvMaxCalls)); err == nil && n != 0 {
+		c.MaxCalls = n
 	}
 	return c
 }
@@ -139,6 +151,9 @@ func New(cfg Config) *Host {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Minute
+	}
+	if cfg.MaxCalls == 0 {
+		cfg.MaxCalls = DefaultMaxCalls
 	}
 	log := cfg.Logger
 	if log == nil {

@@ -583,3 +583,30 @@ func TestRewrittenPluginRefusedAtRelaunch(t *testing.T) {
 		t.Fatalf("relaunch of the rewritten plugin: err = %v", err)
 	}
 }
+
+// A process that has served MaxCalls calls is replaced once idle: the next call runs in a new
+// process and the old one is gone.
+func TestProcessRetiredAfterMaxCalls(t *testing.T) {
+	h := newHost(t, Config{Workers: 1, MaxCalls: 2})
+	call := func() {
+		t.Helper()
+		doc := textDoc(10)
+		got, err := run(t, h, "echo", doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEcho(t, got, doc)
+	}
+	call()
+	first := h.Processes()
+	if len(first) != 1 {
+		t.Fatalf("processes after one call: %v", first)
+	}
+	call()
+	assertGone(t, first)
+	call()
+	second := h.Processes()
+	if len(second) != 1 || second[0] == first[0] {
+		t.Errorf("processes after the third call: %v (first process %v)", second, first)
+	}
+}

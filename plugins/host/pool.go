@@ -104,11 +104,15 @@ func (pl *pool) acquire(ctx context.Context) (*proc, error) {
 	return pr, nil
 }
 
-// release returns a process and its token; a suspect process is killed instead, so a later
-// call starts a fresh one.
+// release returns a process and its token; a suspect process, or one that has served its
+// MaxCalls, is stopped instead, so a later call starts a fresh one.
 func (pl *pool) release(pr *proc, suspect bool) {
+	retire := pl.p.host.cfg.MaxCalls > 0 && pr.calls >= pl.p.host.cfg.MaxCalls
+	if retire && !suspect {
+		pl.p.host.log.Info("plugin process retired", "plugin", pl.p.spec.Name, "pid", pr.pid(), "calls", pr.calls)
+	}
 	pl.mu.Lock()
-	keep := !suspect && !pl.closed
+	keep := !suspect && !retire && !pl.closed
 	if keep {
 		pl.idle = append(pl.idle, pr)
 	}
