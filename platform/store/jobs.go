@@ -213,20 +213,11 @@ func (s *Store) FinishListing(ctx context.Context, jobID string, skipped int, li
 
 // PendingFiles lists the ids of a job's files still waiting for a worker.
 func (s *Store) PendingFiles(ctx context.Context, jobID string) ([]string, error) {
-	rows, err := s.query(ctx, `SELECT id FROM job_files WHERE job_id = ? AND state = ? ORDER BY seq`, jobID, FilePending)
+	ids, err := s.queryStrings(ctx, `SELECT id FROM job_files WHERE job_id = ? AND state = ? ORDER BY seq`, jobID, FilePending)
 	if err != nil {
 		return nil, fmt.Errorf("store: pending files: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }
 
 // ClaimFile gives a pending file to a worker. It returns nil when the file is not pending (done,

@@ -167,6 +167,24 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return s.db.QueryContext(ctx, s.q(query), args...)
 }
 
+// queryStrings runs a query of one string column and returns its values.
+func (s *Store) queryStrings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return s.db.QueryRowContext(ctx, s.q(query), args...)
 }

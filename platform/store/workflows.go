@@ -167,20 +167,11 @@ func (s *Store) ListWorkflows(ctx context.Context, f WorkflowFilter) ([]*Workflo
 
 // WorkflowsUsing lists the ids of workflows that use a connector.
 func (s *Store) WorkflowsUsing(ctx context.Context, connectorID string) ([]string, error) {
-	rows, err := s.query(ctx, `SELECT id FROM workflows WHERE source_id = ? OR destination_id = ? ORDER BY id`, connectorID, connectorID)
+	ids, err := s.queryStrings(ctx, `SELECT id FROM workflows WHERE source_id = ? OR destination_id = ? ORDER BY id`, connectorID, connectorID)
 	if err != nil {
 		return nil, fmt.Errorf("store: workflows using connector: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }
 
 // DueWorkflows lists active scheduled workflows whose next run is at or before now.
