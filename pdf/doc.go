@@ -93,9 +93,12 @@ func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 // pdfcpu's full reader.
 func open(ctx context.Context, data, head []byte, full bool) (*Document, error) {
 	var objs objects
-	if lazy, err := openLazy(ctx, data); !full && err == nil && bytes.Contains(head, []byte("%PDF-")) {
-		objs = lazy
-	} else {
+	if !full && bytes.Contains(head, []byte("%PDF-")) {
+		if lazy, err := openLazy(ctx, data); err == nil {
+			objs = lazy
+		}
+	}
+	if objs == nil {
 		conf := model.NewDefaultConfiguration()
 		conf.ValidationMode = model.ValidationRelaxed
 		conf.Cmd = model.EXTRACTCONTENT
