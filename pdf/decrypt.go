@@ -48,8 +48,8 @@ func newDecrypter(l *lazyObjects, encRef types.Object, id []byte) (*decrypter, e
 	v, _ := intEntry(enc, "V")
 	r, _ := intEntry(enc, "R")
 	p, okP := intEntry(enc, "P")
-	ownerKey, okO := l.bytesEntry(enc, "O")
-	userKey, okU := l.bytesEntry(enc, "U")
+	ownerKey, okO := l.stringBytes(enc["O"])
+	userKey, okU := l.stringBytes(enc["U"])
 	if !okP || !okO || !okU || len(ownerKey) < 32 || len(userKey) < 32 || r < 2 || r > 4 {
 		return nil, errNotLazy
 	}

@@ -587,10 +587,6 @@ func literalBytes(o types.Object) ([]byte, error) {
 	return nil, errors.New("pdf: not a string")
 }
 
-func (l *lazyObjects) bytesEntry(d types.Dict, key string) ([]byte, bool) {
-	return l.stringBytes(d[key])
-}
-
 func intEntry(d types.Dict, key string) (int, bool) {
 	o, ok := d.Find(key)
 	if !ok {
