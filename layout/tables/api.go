@@ -1,0 +1,139 @@
+// Package tables finds tables on one born-digital page from its geometry alone: the words of
+// the text layer with their boxes and fonts, the ruling segments and filled rectangles of its
+// vector graphics. It needs no rendering and no model. Three kinds are recognised: ruled tables
+// (a grid of drawn rules, spanning cells where interior rules are missing), partly ruled tables
+// (horizontal rules only, as in financial statements and papers) and borderless tables (columns
+// from text alignment and gutters shared by several rows, rows from baselines).
+//
+// All coordinates are PDF page space: points, origin at the bottom left, y growing upwards,
+// after the page's /Rotate has been applied (the space pdf.Glyph uses). The package reads
+// only its own input types, so the caller adapts whatever reader it uses.
+package tables
+
+import "math"
+
+// Rect is an axis-aligned box in page space with X0 <= X1 and Y0 <= Y1.
+type Rect struct{ X0, Y0, X1, Y1 float64 }
+
+// W is the width, H the height.
+func (r Rect) W() float64 { return r.X1 - r.X0 }
+
+// H is the height.
+func (r Rect) H() float64 { return r.Y1 - r.Y0 }
+
+// Union is the smallest box holding both; an empty receiver (all zero) yields o.
+func (r Rect) Union(o Rect) Rect {
+	if r == (Rect{}) {
+		return o
+	}
+	return Rect{math.Min(r.X0, o.X0), math.Min(r.Y0, o.Y0), math.Max(r.X1, o.X1), math.Max(r.Y1, o.Y1)}
+}
+
+// Overlaps reports whether the boxes share an area (touching edges do not count).
+func (r Rect) Overlaps(o Rect) bool {
+	return r.X0 < o.X1 && o.X0 < r.X1 && r.Y0 < o.Y1 && o.Y0 < r.Y1
+}
+
+// Contains reports whether the point lies inside or on the box.
+func (r Rect) Contains(x, y float64) bool { return x >= r.X0 && x <= r.X1 && y >= r.Y0 && y <= r.Y1 }
+
+// Word is a run of glyphs without a word gap, on one baseline, as the text layer draws it.
+// Glyphs that the caller has not split into words can go through Words.
+type Word struct {
+	Text string
+	Box  Rect
+	// Size is the font size in points (the glyph box height for upright text).
+	Size float64
+	// Bold is set for a bold face (font name or weight); header rows are found with it.
+	Bold bool
+	// Dir is the text direction in degrees counter-clockwise: 0 for ordinary upright text,
+	// 90 for text reading bottom to top (a table turned on its side), 270 for top to bottom,
+	// 180 upside down.
+	Dir int
+}
+
+// Segment is a stroked line from (X0, Y0) to (X1, Y1) with its line width. Zero-length and
+// slanted segments are accepted and ignored; a rectangle stroked as a path arrives as its four
+// sides.
+type Segment struct {
+	X0, Y0, X1, Y1 float64
+	Width          float64
+}
+
+// Page is everything the detector reads from one page.
+type Page struct {
+	Width, Height float64
+	Words         []Word
+	Segments      []Segment
+	// Rects are filled rectangles: very thin ones are rules (many producers draw rules as
+	// fills), larger ones are cell shading, which can separate rows.
+	Rects []Rect
+	// Regions, when not empty, are areas where a table is expected (from a layout model or
+	// the caller's own detection): tables are then only sought inside them, and a region with
+	// tabular content yields a table even without rules.
+	Regions []Rect
+}
+
+// Kind says how a table's structure was found.
+type Kind int
+
+const (
+	// Ruled tables have drawn rules in both directions.
+	Ruled Kind = iota + 1
+	// PartlyRuled tables have horizontal rules only; columns come from text alignment.
+	PartlyRuled
+	// Borderless tables have no rules; rows and columns come from text alignment.
+	Borderless
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Ruled:
+		return "ruled"
+	case PartlyRuled:
+		return "partly-ruled"
+	case Borderless:
+		return "borderless"
+	}
+	return "unknown"
+}
+
+// Cell is one cell of a table: rows [Row, Row+RowSpan) and columns [Col, Col+ColSpan).
+type Cell struct {
+	Row, Col         int
+	RowSpan, ColSpan int
+	// Text is the cell's words in reading order; lines of a multi-line cell are joined with
+	// "\n".
+	Text string
+	Box  Rect
+	// Header is set for cells in the table's header rows.
+	Header bool
+}
+
+// Table is one table found on the page.
+type Table struct {
+	Box  Rect
+	Kind Kind
+	// Rows and Cols are the grid's size; every grid position is covered by exactly one cell.
+	Rows, Cols int
+	// Cells are in row-major order of their top-left position.
+	Cells []Cell
+	// HeaderRows is the number of leading rows that form the header (0 when none is found).
+	HeaderRows int
+	// Words are the indices into Page.Words of the words inside the table, which the caller
+	// drops from the page's text flow.
+	Words []int
+	// Dir is the text direction of the table (Word.Dir): 90 or 270 for a table turned on its
+	// side. Rows and columns are those of the table as read, not of the page.
+	Dir int
+}
+
+// Options tunes detection; the zero value is the default everywhere.
+type Options struct {
+	// MinRows and MinCols are the smallest borderless table accepted (defaults 3 and 2).
+	// Ruled tables need only two cells.
+	MinRows, MinCols int
+	// MaxSegments bounds the rules considered on one page (default 200,000): a page with more
+	// (maps, charts) keeps only the longest ones, so work stays bounded.
+	MaxSegments int
+}

@@ -1,0 +1,453 @@
+package tables
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Thresholds of the text-alignment pass, in units of the font size (em) so that they hold at
+// any scale.
+const (
+	// phraseGapEm: a horizontal gap wider than this ends a phrase (a run of words read
+	// together). Word spaces are a quarter to a third of an em, justified ones rarely reach
+	// two thirds; table columns are set further apart.
+	phraseGapEm = 1.0
+	// gutterEm: the narrowest empty vertical band, across the rows that define the columns,
+	// that separates two columns.
+	gutterEm = 0.6
+	// rowGapEm: the widest vertical gap between two lines of one table block.
+	rowGapEm = 2.5
+	// wrapGapEm: two lines closer than this may be one row (a wrapped cell).
+	wrapGapEm = 0.8
+)
+
+// tline is a text line of the alignment pass with its phrases (index ranges into words).
+type tline struct {
+	line
+	phrases [][2]int
+}
+
+func phrasesOf(l line, ws []Word) [][2]int {
+	var out [][2]int
+	start := 0
+	for k := 1; k < len(l.words); k++ {
+		a, b := ws[l.words[k-1]], ws[l.words[k]]
+		if b.Box.X0-a.Box.X1 > phraseGapEm*maxf(a.Size, b.Size) {
+			out = append(out, [2]int{start, k})
+			start = k
+		}
+	}
+	return append(out, [2]int{start, len(l.words)})
+}
+
+// textTables finds tables from text alignment among the words not yet used: blocks of
+// consecutive lines most of which have several phrases, columns from the vertical gutters
+// those lines share, rows from baselines. Horizontal rules (hs) separate rows and mark the
+// table as partly ruled.
+func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) []Table {
+	var idx []int
+	for i := range ws {
+		if !used[i] && ws[i].Dir == 0 {
+			idx = append(idx, i)
+		}
+	}
+	ls := groupLines(idx, ws)
+	lines := make([]tline, len(ls))
+	for i, l := range ls {
+		lines[i] = tline{line: l, phrases: phrasesOf(l, ws)}
+	}
+	var out []Table
+	for i := 0; i < len(lines); {
+		if len(lines[i].phrases) < 2 {
+			i++
+			continue
+		}
+		// Grow the block while lines stay close and are tabular, or are short single
+		// phrases inside it (a label row, a wrapped cell).
+		j := i + 1
+		last := i
+		for j < len(lines) {
+			gap := lines[j-1].box.Y0 - lines[j].box.Y1
+			if gap > rowGapEm*maxf(body, lines[j].size) {
+				break
+			}
+			if len(lines[j].phrases) >= 2 {
+				last = j
+			} else if !shortLine(lines[j], lines[i:last+1]) {
+				break
+			}
+			j++
+		}
+		block := lines[i : last+1]
+		// Header lines just above: single phrases set over the columns.
+		top := i
+		for top > 0 {
+			up := lines[top-1]
+			if lines[top-1].box.Y0-lines[top].box.Y1 > wrapGapEm*1.5*up.size || !headerLine(up, block) {
+				break
+			}
+			top--
+		}
+		if t, ok := alignedTable(lines[top:last+1], ws, hs, body, opt); ok {
+			for _, w := range t.Words {
+				used[w] = true
+			}
+			out = append(out, t)
+		}
+		i = last + 1
+	}
+	return out
+}
+
+func blockBox(ls []tline) Rect {
+	var r Rect
+	for _, l := range ls {
+		r = r.Union(l.box)
+	}
+	return r
+}
+
+// shortLine reports whether a single-phrase line can sit inside a table block: it lies within
+// the block's extent and is narrower than half of it.
+func shortLine(l tline, block []tline) bool {
+	b := blockBox(block)
+	return l.box.X0 >= b.X0-l.size && l.box.X1 <= b.X1+l.size && l.box.W() < 0.5*b.W()
+}
+
+// headerLine reports whether a line just above a block can be its header: inside the block's
+// extent, and either tabular itself or a single phrase not starting at the block's left edge
+// (a caption or a heading starts there).
+func headerLine(l tline, block []tline) bool {
+	b := blockBox(block)
+	if l.box.X0 < b.X0-l.size || l.box.X1 > b.X1+l.size {
+		return false
+	}
+	if len(l.phrases) >= 2 {
+		return true
+	}
+	return l.box.X0 > b.X0+2*l.size && l.box.W() < 0.5*b.W()
+}
+
+// alignedTable builds the table of one block of lines, or reports false when the block does
+// not read as a table.
+func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Options) (Table, bool) {
+	minRows, minCols := opt.MinRows, opt.MinCols
+	if minRows <= 0 {
+		minRows = 3
+	}
+	if minCols <= 0 {
+		minCols = 2
+	}
+	if len(block) < minRows {
+		return Table{}, false
+	}
+	// Lines with the most phrases define the columns; others (headers spanning several
+	// columns, wrapped cells, label rows) are fitted to them.
+	most := 0
+	for _, l := range block {
+		most = max(most, len(l.phrases))
+	}
+	var spans [][2]float64
+	for _, l := range block {
+		if len(l.phrases) < 2 || 2*len(l.phrases) < most {
+			continue
+		}
+		for _, w := range l.words {
+			spans = append(spans, [2]float64{ws[w].Box.X0, ws[w].Box.X1})
+		}
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
+	var colsIv [][2]float64
+	for _, s := range spans {
+		if n := len(colsIv); n > 0 && s[0]-colsIv[n-1][1] < gutterEm*body {
+			colsIv[n-1][1] = maxf(colsIv[n-1][1], s[1])
+			continue
+		}
+		colsIv = append(colsIv, s)
+	}
+	if len(colsIv) < minCols {
+		return Table{}, false
+	}
+	edges := make([]float64, len(colsIv)-1)
+	for k := 1; k < len(colsIv); k++ {
+		edges[k-1] = (colsIv[k-1][1] + colsIv[k][0]) / 2
+	}
+	colOf := func(x float64) int { return sort.SearchFloat64s(edges, x) }
+	wordCols := func(w int) (int, int) {
+		b := ws[w].Box
+		pad := 0.1 * ws[w].Size
+		c0, c1 := colOf(b.X0+pad), colOf(b.X1-pad)
+		if c1 < c0 {
+			c0, c1 = colOf((b.X0+b.X1)/2), colOf((b.X0+b.X1)/2)
+		}
+		return c0, c1
+	}
+	bb := blockBox(block)
+	rules := rulesAcross(hs, bb)
+	// Rows: a line starts a new row unless it continues the previous one.
+	type trow struct {
+		lines   []int
+		numeric bool
+		spans   bool
+	}
+	var rows []trow
+	lineNumeric := func(l tline) bool {
+		for _, w := range l.words {
+			if numeric(ws[w].Text) {
+				return true
+			}
+		}
+		return false
+	}
+	lineSpans := func(l tline) bool {
+		for _, p := range l.phrases {
+			a, _ := wordCols(l.words[p[0]])
+			_, b := wordCols(l.words[p[1]-1])
+			if b > a {
+				return true
+			}
+		}
+		return false
+	}
+	seenNumeric := false
+	for k, l := range block {
+		if len(rows) > 0 {
+			prev := &rows[len(rows)-1]
+			pl := block[prev.lines[len(prev.lines)-1]]
+			gap := pl.box.Y0 - l.box.Y1
+			sep := ruleBetween(rules, l.box.Y1, pl.box.Y0)
+			ln := lineNumeric(l)
+			cont := false
+			if !sep && gap < wrapGapEm*l.size {
+				first := []rune(ws[l.words[0]].Text)[0]
+				switch {
+				case unicode.IsLower(first) && !ln:
+					cont = true // a wrapped cell
+				case !seenNumeric && !ln && !prev.numeric && !prev.spans && !lineSpans(l):
+					cont = true // a multi-line header
+				}
+			}
+			if cont {
+				prev.lines = append(prev.lines, k)
+				prev.numeric = prev.numeric || ln
+				continue
+			}
+		}
+		ln := lineNumeric(l)
+		rows = append(rows, trow{lines: []int{k}, numeric: ln, spans: lineSpans(l)})
+		seenNumeric = seenNumeric || ln
+	}
+	if len(rows) < minRows {
+		return Table{}, false
+	}
+	// Cells: in each row, words grouped by the columns they cover; a phrase crossing a
+	// column edge (a spanning header) makes one cell over those columns.
+	ncol := len(colsIv)
+	var cells []gcell
+	var words []int
+	for r, row := range rows {
+		type part struct {
+			c0, c1 int
+			words  []int
+		}
+		var parts []part
+		for _, k := range row.lines {
+			l := block[k]
+			for _, p := range l.phrases {
+				// Words of a phrase in one cell unless the phrase's words fall in separate
+				// columns, each wholly inside one.
+				var cur *part
+				for _, w := range l.words[p[0]:p[1]] {
+					c0, c1 := wordCols(w)
+					if cur != nil && c0 <= cur.c1 {
+						cur.c1 = max(cur.c1, c1)
+						cur.words = append(cur.words, w)
+						continue
+					}
+					parts = append(parts, part{c0, c1, []int{w}})
+					cur = &parts[len(parts)-1]
+				}
+			}
+		}
+		// Merge parts of different lines that overlap in columns.
+		sort.Slice(parts, func(a, b int) bool { return parts[a].c0 < parts[b].c0 })
+		var merged []part
+		for _, p := range parts {
+			if n := len(merged); n > 0 && p.c0 <= merged[n-1].c1 {
+				merged[n-1].c1 = max(merged[n-1].c1, p.c1)
+				merged[n-1].words = append(merged[n-1].words, p.words...)
+				continue
+			}
+			merged = append(merged, p)
+		}
+		c := 0
+		for _, p := range merged {
+			for ; c < p.c0; c++ {
+				cells = append(cells, gcell{r0: r, r1: r + 1, c0: c, c1: c + 1})
+			}
+			cells = append(cells, gcell{r0: r, r1: r + 1, c0: p.c0, c1: p.c1 + 1, words: p.words})
+			words = append(words, p.words...)
+			c = p.c1 + 1
+		}
+		for ; c < ncol; c++ {
+			cells = append(cells, gcell{r0: r, r1: r + 1, c0: c, c1: c + 1})
+		}
+	}
+	t, ok := build(cells, len(rows), ncol, ws, Borderless)
+	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) {
+		return Table{}, false
+	}
+	// At least two rows must have two filled cells: one aligned pair of lines is not a table.
+	filled := map[int]int{}
+	for _, c := range t.Cells {
+		if c.Text != "" {
+			filled[c.Row]++
+		}
+	}
+	multi := 0
+	for _, n := range filled {
+		if n >= 2 {
+			multi++
+		}
+	}
+	if multi < 2 {
+		return Table{}, false
+	}
+	if len(rules) > 0 {
+		t.Kind = PartlyRuled
+		for _, h := range rules {
+			if h.y >= t.Box.Y0-body && h.y <= t.Box.Y1+body {
+				t.Box = t.Box.Union(Rect{h.x0, h.y, h.x1, h.y})
+			}
+		}
+	}
+	// Header rows: the leading rows without figures when the body has figures.
+	hdr := 0
+	for hdr < len(rows)-1 && !rows[hdr].numeric {
+		hdr++
+	}
+	if hdr == len(rows)-1 || hdr > len(rows)/2 {
+		hdr = 0
+	}
+	if hdr > 0 {
+		t.HeaderRows = hdr
+		for i := range t.Cells {
+			t.Cells[i].Header = t.Cells[i].Row < hdr
+		}
+	}
+	t.Words = words
+	return t, true
+}
+
+// rulesAcross returns the horizontal rules that run across most of box (within a text line of
+// its top and bottom): the rules of a partly ruled table.
+func rulesAcross(hs []hrule, box Rect) []hrule {
+	var out []hrule
+	h := box.H()
+	for _, r := range hs {
+		if r.y < box.Y0-0.1*h-12 || r.y > box.Y1+0.1*h+12 {
+			continue
+		}
+		ov := minf(r.x1, box.X1) - maxf(r.x0, box.X0)
+		if ov >= 0.5*box.W() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func ruleBetween(rules []hrule, lo, hi float64) bool {
+	for _, r := range rules {
+		if r.y > lo && r.y < hi {
+			return true
+		}
+	}
+	return false
+}
+
+// numeric reports whether a word is a figure: digits with the usual separators, signs,
+// currency and percent marks, or a dash standing for nil.
+func numeric(s string) bool {
+	digits := 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case strings.ContainsRune(".,%()+-–−$€£¥*/:' \u00a0\u2009", r):
+		default:
+			return false
+		}
+	}
+	if digits > 0 {
+		return true
+	}
+	return s == "-" || s == "–" || s == "—"
+}
+
+// prose reports whether a table is running text laid out in columns: at least two columns
+// whose filled cells hold, on average, sentence-length text.
+func prose(t Table) bool {
+	words := make([]int, t.Cols)
+	filled := make([]int, t.Cols)
+	for _, c := range t.Cells {
+		if c.Text == "" {
+			continue
+		}
+		words[c.Col] += len(strings.Fields(c.Text))
+		filled[c.Col]++
+	}
+	long := 0
+	for k := range words {
+		if filled[k] > 0 && float64(words[k])/float64(filled[k]) >= 6 {
+			long++
+		}
+	}
+	return long >= 2 && 2*long >= t.Cols
+}
+
+// list reports whether a two-column table is a list: markers (bullets, numbers, letters) in
+// its first column and text in its second.
+func list(t Table) bool {
+	if t.Cols != 2 {
+		return false
+	}
+	markers, first := 0, 0
+	for _, c := range t.Cells {
+		if c.Col != 0 || c.Text == "" {
+			continue
+		}
+		first++
+		if marker(c.Text) {
+			markers++
+		}
+	}
+	return first > 0 && 4*markers >= 3*first
+}
+
+func marker(s string) bool {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > 4 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if strings.ContainsRune("•◦▪▫■□●○‣⁃-–—*·>", r) {
+		return true
+	}
+	trim := strings.TrimRight(strings.TrimLeft(s, "("), ".)")
+	if trim == "" {
+		return false
+	}
+	if trim != s || unicode.IsDigit(r) {
+		for _, c := range trim {
+			if !unicode.IsDigit(c) && !unicode.IsLetter(c) {
+				return false
+			}
+		}
+		return trim != s
+	}
+	return false
+}
+
+
