@@ -449,5 +449,3 @@ func marker(s string) bool {
 	}
 	return false
 }
-
-
