@@ -1,25 +1,31 @@
 package pdf
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/md5"
 	"crypto/rc4"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/binary"
 	"errors"
+	"hash"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// decrypter implements the standard security handler (ISO 32000-1 §7.6.3) for the files the
-// lazy reader opens itself: revisions 2–4 with RC4 or AES-128 (AESV2) and an empty user
-// password, which is what "copy-protected" PDFs and many filings use. Anything else (a user
-// password, AES-256, public-key handlers) goes to pdfcpu's full reader, which decrypts or
-// reports the password error.
+// decrypter implements the standard security handler (ISO 32000-1 §7.6.3, ISO 32000-2 §7.6.4)
+// for the files the lazy and scanning readers open themselves: revisions 2–6 with RC4, AES-128
+// (AESV2) or AES-256 (AESV3) and an empty user password, which is what "copy-protected" PDFs
+// and many filings use. A file whose empty password does not open it needs the user password:
+// that is ErrEncrypted, decided here whether the /Encrypt entry is a reference or (as some
+// writers do) a direct dictionary, which pdfcpu would not notice and read as garbage.
 type decrypter struct {
 	key       []byte
-	aesStream bool // streams use AESV2
-	aesString bool // strings use AESV2
+	aes256    bool // revision 5/6: the file key is used as is for every object (AESV3)
+	aesStream bool // streams use AESV2 or AESV3
+	aesString bool // strings use AESV2 or AESV3
 	identStm  bool // streams are not encrypted (crypt filter Identity)
 	identStr  bool
 	self      int // the encryption dictionary's object number: never decrypted
@@ -30,30 +36,41 @@ var passwordPad = []byte{
 	0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
 }
 
-// newDecrypter sets up decryption from the /Encrypt dictionary and the first /ID string, or
-// returns errNotLazy when this handler does not apply or the user password is not empty.
+// newDecrypter sets up decryption from the /Encrypt entry (a reference or a direct dictionary)
+// and the first /ID string. It returns ErrEncrypted when the empty user password does not open
+// the file or the security handler is not the standard one (a public-key handler needs a
+// certificate), and errNotLazy when the dictionary is unreadable, leaving the file to pdfcpu.
 func newDecrypter(l *lazyObjects, encRef types.Object, id []byte) (*decrypter, error) {
-	ir, ok := encRef.(types.IndirectRef)
+	d := &decrypter{self: -1}
+	o := encRef
+	if ir, ok := encRef.(types.IndirectRef); ok {
+		d.self = ir.ObjectNumber.Value()
+		var err error
+		if o, err = l.deref(ir); err != nil {
+			return nil, errNotLazy
+		}
+	}
+	enc, ok := o.(types.Dict)
 	if !ok {
 		return nil, errNotLazy
 	}
-	o, err := l.deref(ir)
-	if err != nil {
-		return nil, errNotLazy
-	}
-	enc, ok := o.(types.Dict)
-	if !ok || l.name(enc, "Filter") != "Standard" {
-		return nil, errNotLazy
+	if f := l.name(enc, "Filter"); f != "Standard" {
+		if f == "" {
+			return nil, errNotLazy
+		}
+		return nil, ErrEncrypted
 	}
 	v, _ := intEntry(enc, "V")
 	r, _ := intEntry(enc, "R")
 	p, okP := intEntry(enc, "P")
 	ownerKey, okO := l.stringBytes(enc["O"])
 	userKey, okU := l.stringBytes(enc["U"])
-	if !okP || !okO || !okU || len(ownerKey) < 32 || len(userKey) < 32 || r < 2 || r > 4 {
+	if !okP || !okO || !okU || len(ownerKey) < 32 || len(userKey) < 32 || r < 2 || r > 6 {
 		return nil, errNotLazy
 	}
-	d := &decrypter{self: ir.ObjectNumber.Value()}
+	if r >= 5 {
+		return newDecrypterAES256(l, d, enc, r, userKey)
+	}
 	n := 5
 	switch v {
 	case 1:
@@ -106,9 +123,77 @@ func newDecrypter(l *lazyObjects, encRef types.Object, id []byte) (*decrypter, e
 	d.key = key[:n]
 	// Algorithms 4 and 5: the empty password is the user password when U checks out.
 	if !d.userKeyMatches(r, id, userKey) {
-		return nil, errNotLazy
+		return nil, ErrEncrypted
 	}
 	return d, nil
+}
+
+// newDecrypterAES256 handles revisions 5 (Acrobat 9's extension level 3) and 6 (PDF 2.0):
+// the empty password opens the file when the hash of it with U's validation salt equals U's
+// first 32 bytes; the file key is then UE decrypted with the hash over U's key salt
+// (ISO 32000-2 Algorithms 2.A, 2.B and 11).
+func newDecrypterAES256(l *lazyObjects, d *decrypter, enc types.Dict, r int, userKey []byte) (*decrypter, error) {
+	ue, ok := l.stringBytes(enc["UE"])
+	if !ok || len(ue) < 32 || len(userKey) < 48 {
+		return nil, errNotLazy
+	}
+	if !bytes.Equal(hashR56(r, nil, userKey[32:40], nil), userKey[:32]) {
+		return nil, ErrEncrypted
+	}
+	ik := hashR56(r, nil, userKey[40:48], nil)
+	block, err := aes.NewCipher(ik)
+	if err != nil {
+		return nil, errNotLazy
+	}
+	key := make([]byte, 32)
+	cipher.NewCBCDecrypter(block, make([]byte, aes.BlockSize)).CryptBlocks(key, ue[:32])
+	d.key, d.aes256 = key, true
+	stm, okS := cryptFilter(l, enc, "StmF")
+	str, okT := cryptFilter(l, enc, "StrF")
+	if !okS || !okT {
+		return nil, errNotLazy
+	}
+	d.aesStream, d.identStm = stm == "AESV3", stm == "Identity"
+	d.aesString, d.identStr = str == "AESV3", str == "Identity"
+	return d, nil
+}
+
+// hashR56 is revision 5's SHA-256 of password and salt, or revision 6's Algorithm 2.B, which
+// iterates AES-128 and SHA-256/384/512 at least 64 rounds; udata is U for owner checks.
+func hashR56(r int, pw, salt, udata []byte) []byte {
+	h := sha256.New()
+	h.Write(pw)
+	h.Write(salt)
+	h.Write(udata)
+	k := h.Sum(nil)
+	if r == 5 {
+		return k
+	}
+	for round := 0; ; round++ {
+		k1 := bytes.Repeat(append(append(append([]byte{}, pw...), k...), udata...), 64)
+		block, _ := aes.NewCipher(k[:16])
+		e := make([]byte, len(k1))
+		cipher.NewCBCEncrypter(block, k[16:32]).CryptBlocks(e, k1)
+		sum := 0
+		for _, b := range e[:16] {
+			sum += int(b)
+		}
+		var hh hash.Hash
+		switch sum % 3 {
+		case 0:
+			hh = sha256.New()
+		case 1:
+			hh = sha512.New384()
+		default:
+			hh = sha512.New()
+		}
+		hh.Write(e)
+		k = hh.Sum(nil)
+		if round >= 63 && int(e[len(e)-1]) <= round+1-32 { // round+1 rounds done
+			break
+		}
+	}
+	return k[:32]
 }
 
 func cryptFilter(l *lazyObjects, enc types.Dict, key string) (string, bool) {
@@ -125,7 +210,7 @@ func cryptFilter(l *lazyObjects, enc types.Dict, key string) (string, bool) {
 		return "", false
 	}
 	switch m := l.name(f, "CFM"); m {
-	case "AESV2", "V2":
+	case "AESV2", "V2", "AESV3":
 		return m, true
 	case "None":
 		return "Identity", true
@@ -155,8 +240,11 @@ func (d *decrypter) userKeyMatches(r int, id, userKey []byte) bool {
 	return string(sum[:16]) == string(userKey[:16])
 }
 
-// objectKey is Algorithm 1's key for one object.
+// objectKey is Algorithm 1's key for one object; revisions 5 and 6 use the file key itself.
 func (d *decrypter) objectKey(num, gen int, aes bool) []byte {
+	if d.aes256 {
+		return d.key
+	}
 	h := md5.New()
 	h.Write(d.key)
 	h.Write([]byte{byte(num), byte(num >> 8), byte(num >> 16), byte(gen), byte(gen >> 8)})

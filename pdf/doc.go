@@ -90,34 +90,74 @@ func Open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 }
 
 // open reads data lazily when its cross-reference data allows and full is false, else with
-// pdfcpu's full reader.
+// pdfcpu's full reader; a file neither reads (or one pdfcpu would read as ciphertext) is
+// rebuilt by scanning it for objects (scan.go).
 func open(ctx context.Context, data, head []byte, full bool) (*Document, error) {
-	var objs objects
-	if !full && bytes.Contains(head, []byte("%PDF-")) {
-		if lazy, err := openLazy(ctx, data); err == nil {
-			objs = lazy
+	hasHeader := bytes.Contains(head, []byte("%PDF-"))
+	if !full && hasHeader {
+		lazy, err := openLazy(ctx, data)
+		if err == nil {
+			if d, err := newDocument(lazy); err == nil {
+				return d, nil
+			}
+			// An intact table whose trailer lacks a usable /Root: the scan below finds the
+			// catalog by its type.
+		}
+		if errors.Is(err, ErrEncrypted) {
+			return nil, ErrEncrypted
 		}
 	}
-	if objs == nil {
-		conf := model.NewDefaultConfiguration()
-		conf.ValidationMode = model.ValidationRelaxed
-		conf.Cmd = model.EXTRACTCONTENT
-		mctx, err := pdfcpu.ReadWithContext(ctx, bytes.NewReader(data), conf)
-		if err == nil && !bytes.Contains(head, []byte("%PDF-")) {
-			// A body without a header: readers that find objects still lack a trustworthy root.
-			err = errors.New("missing root: no PDF header")
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
-				return nil, ErrEncrypted
-			}
-			return nil, classifyOpenError(err)
-		}
-		objs = pdfcpuObjects{mctx.XRefTable}
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.Cmd = model.EXTRACTCONTENT
+	mctx, err := pdfcpu.ReadWithContext(ctx, bytes.NewReader(data), conf)
+	if err == nil && !hasHeader {
+		// A body without a header: readers that find objects still lack a trustworthy root.
+		err = errors.New("missing root: no PDF header")
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil && (errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password")) {
+		return nil, ErrEncrypted
+	}
+	// pdfcpu only knows an /Encrypt entry that is a reference: with a direct dictionary it
+	// reads ciphertext as content. The scan finds such an entry and decrypts or refuses.
+	unnoticed := err == nil && mctx.Encrypt == nil && bytes.Contains(data, []byte("/Encrypt"))
+	var d *Document
+	if err == nil {
+		if d, err = newDocument(pdfcpuObjects{mctx.XRefTable}); err == nil && d.NumPages() > 0 && !unnoticed {
+			return d, nil
+		}
+	}
+	if !hasHeader {
+		return nil, classifyOpenError(err)
+	}
+	scan, serr := openScan(ctx, data)
+	switch {
+	case errors.Is(serr, ErrEncrypted):
+		return nil, ErrEncrypted
+	case serr == nil:
+		if sd, perr := newDocument(scan); perr == nil && (sd.NumPages() > 0 || d == nil) {
+			return sd, nil
+		}
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	if d != nil {
+		return d, nil // pdfcpu's reading, without pages, beats none
+	}
+	if err == nil {
+		err = serr
+	}
+	var inv *InvalidError
+	if errors.As(err, &inv) {
+		return nil, err
+	}
+	return nil, classifyOpenError(err)
+}
+
+func newDocument(objs objects) (*Document, error) {
 	d := &Document{objs: objs, fonts: map[int]*font{}}
 	if err := d.loadPages(); err != nil {
 		return nil, err

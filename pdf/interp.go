@@ -432,10 +432,11 @@ func (in *interp) show(st *gstate, seq parray) {
 	ts := &st.ts
 	f := ts.font
 	if f == nil {
-		// Undefined font: pdfminer substitutes a default font; we keep positions moving with a
-		// nominal width so the layout stays sane.
+		// Undefined (or unreadable) font: pdfminer substitutes a default Type1 font, whose codes
+		// read through StandardEncoding; we keep positions moving with a nominal width so the
+		// layout stays sane.
 		if in.nofont == nil {
-			in.nofont = &font{hscale: 0.001, vscale: 0.001, dw: 500, missing: 500}
+			in.nofont = &font{hscale: 0.001, vscale: 0.001, dw: 500, missing: 500, encoding: standardEncoding}
 		}
 		f = in.nofont
 	}

@@ -55,6 +55,8 @@ type lazyObjects struct {
 	stms    map[int]*objStm
 	depth   int // resolution nesting (stream lengths, object streams), bounded against cycles
 	dec     *decrypter
+	// root is the catalog a scan found or made up when the trailer names none (scan.go).
+	root types.Dict
 }
 
 // maxXrefSections bounds the /Prev chain.
@@ -301,6 +303,9 @@ func (l *lazyObjects) readXrefStream(sd types.StreamDict) error {
 }
 
 func (l *lazyObjects) catalog() (types.Dict, error) {
+	if l.root != nil {
+		return l.root, nil
+	}
 	root, ok := l.trailer.Find("Root")
 	if !ok {
 		return nil, errors.New("missing root")

@@ -6,9 +6,10 @@ set -euo pipefail
 # Debian packages: pandoc (RTF/ORG/RST), poppler (PDF rendering, peer tool), Tesseract with the
 # language packs the tests use, LibreOffice for legacy Office files, libheif for HEIC images,
 # PostgreSQL (platform store tests), Chromium (web UI tests) and pdfminer.six (the reference's
-# PDF engine, which the fast strategy's agreement test compares against).
+# PDF engine, which the fast strategy's agreement test compares against); qpdf and poppler-data
+# regenerate pdf/ fixtures and CMap tables (pdf/testdata/encrypted/gen.sh, pdf/gen_cmaps.go).
 APT_PACKAGES=(
-  pandoc poppler-utils python3-pdfminer
+  pandoc poppler-utils python3-pdfminer qpdf poppler-data
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor libtesseract-dev libleptonica-dev
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
   libheif-examples

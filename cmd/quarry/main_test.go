@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,6 +143,23 @@ func TestEval(t *testing.T) {
 	for _, want := range []string{"cct-accuracy\t1.000", "cct-%missing\t0.000", "element-type-accuracy\t1.000"} {
 		if !strings.Contains(res, want) {
 			t.Errorf("eval output lacks %q:\n%s", want, res)
+		}
+	}
+}
+
+// A PDF that needs a user password is the reference's 422 message whatever the strategy, never
+// an empty list (pdf/testdata/encrypted holds one file per encryption qpdf writes).
+func TestEncryptedPDFEveryStrategy(t *testing.T) {
+	files, _ := filepath.Glob("../../pdf/testdata/encrypted/*user-*.pdf")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, f := range files {
+		for _, s := range []string{"fast", "auto", "hi_res", "ocr_only"} {
+			out, _, err := runCLI(t, "partition", "--strategy="+s, f)
+			if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "File is encrypted. Please decrypt it with password.") {
+				t.Errorf("%s %s: exit %d, error %v, output %q", filepath.Base(f), s, exitCode(err), err, out)
+			}
 		}
 	}
 }
