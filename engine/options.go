@@ -50,6 +50,9 @@ type Options struct {
 
 	// Logger receives progress and diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Progress, when set, hears which strategy was chosen and why, and pages done (see
+	// Progress). It is called from the partitioning goroutine and must not block for long.
+	Progress func(Progress) `json:"-"`
 	// InProcess runs pure-Go strategies inside this process instead of a plugin process.
 	InProcess bool
 }

@@ -146,13 +146,14 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 		}
 		return p, ft.Name, nil
 	}
-	name, err := resolveStrategy(ctx, doc, ft, opts)
+	name, why, err := resolveStrategy(ctx, doc, ft, opts)
 	if err != nil {
 		return nil, "", err
 	}
 	p, ok := LookupStrategy(name)
 	switch {
 	case ok:
+		opts.Report(Progress{Strategy: name, Reason: why})
 		return p, name, nil
 	case slices.Contains(builtinStrategies, name):
 		// A known strategy whose plugin is not installed (hi_res/ocr_only need the OCR plugin).
@@ -163,15 +164,16 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 }
 
 // resolveStrategy applies the reference's rules for "auto" and its fallbacks when a strategy is
-// not installed (partition-api.md §7.1).
-func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Options) (string, error) {
+// not installed (partition-api.md §7.1), and says in a few words why it chose what it did.
+func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Options) (string, string, error) {
 	s := strings.ToLower(opts.Strategy)
 	if s == "" {
 		s = "auto"
 	}
 	if ft.Image && s == "fast" {
-		return "", Errorf(KindBadRequest, "The fast strategy is not available for image files")
+		return "", "", Errorf(KindBadRequest, "The fast strategy is not available for image files")
 	}
+	why := "asked for"
 	hasText := func() bool {
 		p, ok := LookupStrategy("fast")
 		if !ok {
@@ -187,27 +189,27 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 	if s == "auto" {
 		switch {
 		case ft.Image:
-			s = "hi_res"
+			s, why = "hi_res", "auto: an image has no text layer"
 		case tableInference(ft, opts) || len(opts.ExtractImageBlockTypes) > 0:
-			s = "hi_res"
+			s, why = "hi_res", "auto: table structure or image blocks asked for"
 		case hasText():
-			s = "fast"
+			s, why = "fast", "auto: the PDF has a text layer"
 		default:
-			s = "ocr_only"
+			s, why = "ocr_only", "auto: no text layer"
 		}
 	}
 	installed := func(n string) bool { _, ok := LookupStrategy(n); return ok }
 	if s == "hi_res" && !installed("hi_res") {
 		if installed("ocr_only") {
-			s = "ocr_only"
+			s, why = "ocr_only", why+"; hi_res is not installed"
 		} else if !ft.Image {
-			s = "fast"
+			s, why = "fast", why+"; hi_res is not installed"
 		}
 	}
 	if s == "ocr_only" && !installed("ocr_only") && !ft.Image && hasText() {
-		s = "fast"
+		s, why = "fast", why+"; ocr_only is not installed"
 	}
-	return s, nil
+	return s, why, nil
 }
 
 // tableInference is the reference's PDF/image table flag: hi_res or auto, the

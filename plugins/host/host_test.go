@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -437,10 +438,17 @@ func TestBuiltinOutOfProcessIdentical(t *testing.T) {
 			t.Skip(err)
 		}
 		var outs [2][]byte
+		var pages [2][]int
 		for i, inProc := range []bool{true, false} {
 			opts := engine.DefaultOptions()
 			opts.Coordinates = true
 			opts.InProcess = inProc
+			// Pages done reach the caller's hook from the plugin process as they do in process.
+			opts.Progress = func(p engine.Progress) {
+				if p.Total > 0 {
+					pages[i] = append(pages[i], p.Page*1000+p.Total)
+				}
+			}
 			doc := engine.NewDocument(name, data)
 			doc.MIMEType = "application/pdf"
 			var els []element.Element
@@ -451,6 +459,9 @@ func TestBuiltinOutOfProcessIdentical(t *testing.T) {
 		}
 		if !bytes.Equal(outs[0], outs[1]) {
 			t.Errorf("%s: in-process and plugin outputs differ", name)
+		}
+		if len(pages[0]) == 0 || !slices.Equal(pages[0], pages[1]) {
+			t.Errorf("%s: progress (page*1000+total) in process %v, from the plugin %v", name, pages[0], pages[1])
 		}
 		if len(outs[0]) < 100 {
 			t.Errorf("%s: suspiciously small output %s", name, outs[0])

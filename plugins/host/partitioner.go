@@ -43,6 +43,7 @@ func (r *Remote) Partition(ctx context.Context, doc *engine.Document, opts *engi
 	start := time.Now()
 	err = pr.client.Partition(callCtx, r.strategy, doc, opts, emit, func(page, pages int, stage string) {
 		log.Debug("plugin progress", "plugin", p.spec.Name, "page", page, "pages", pages, "stage", stage)
+		opts.ReportPage(page, pages, stage)
 	})
 	pr.calls++
 	var remote *wire.RemoteError

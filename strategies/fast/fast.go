@@ -140,6 +140,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 			els := PageElements(page, opts.Coordinates)
 			d.Recycle(page)
 			log.Debug("fast: page done", "page", n, "of", d.NumPages(), "elements", len(els))
+			opts.ReportPage(n, d.NumPages(), "fast")
 			for _, e := range els {
 				if err := emit(e); err != nil {
 					return err

@@ -112,6 +112,13 @@ func (s *Server) Partition(stream pluginv1.Strategy_PartitionServer) error {
 	ctx = context.WithValue(ctx, progressKey{}, ProgressFunc(func(page, pages int, stage string) {
 		b.progress(page, pages, stage)
 	}))
+	// Strategies that report through the options (the same call in process and here) reach
+	// the host as the SDK's progress events do.
+	opts.Progress = func(p engine.Progress) {
+		if p.Total > 0 {
+			b.progress(p.Page, p.Total, p.Stage)
+		}
+	}
 	perr := callPartition(ctx, st.Partition, doc, opts, b.add)
 	if perr == nil {
 		perr = b.flush()

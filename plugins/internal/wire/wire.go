@@ -81,6 +81,7 @@ func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc
 func EncodeOptions(opts *engine.Options) ([]byte, error) {
 	o := *opts
 	o.Logger = nil
+	o.Progress = nil
 	o.Chunking = chunking.Options{}
 	b, err := json.Marshal(&o)
 	if err != nil {

@@ -54,9 +54,11 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 		return s.inner.Partition(ctx, doc, opts, emit)
 	}
 	var scans []string
+	var scanPages []int
 	for p := 1; p <= n; p++ {
 		if !text[p] {
 			scans = append(scans, strconv.Itoa(p))
+			scanPages = append(scanPages, p)
 		}
 	}
 	switch len(scans) {
@@ -66,6 +68,7 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 		return s.m.ocr.Partition(ctx, doc, opts, emit)
 	}
 	opts.Log().Debug("auto: mixed PDF", "pages", n, "ocr_pages", strings.Join(scans, ","))
+	opts.Report(engine.Progress{Strategy: "ocr_only", Pages: scanPages, Reason: "auto: no text layer on these pages; the others go through fast"})
 	byPage := map[int][]element.Element{}
 	collect := func(keep func(int) bool) engine.Emit {
 		return func(e element.Element) error {
