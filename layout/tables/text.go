@@ -113,7 +113,19 @@ func blockBox(ls []tline) Rect {
 // the block's extent and is narrower than half of it.
 func shortLine(l tline, block []tline) bool {
 	b := blockBox(block)
+	if l.size > 1.15*medianSize(block) {
+		return false // a heading between two tables
+	}
 	return l.box.X0 >= b.X0-l.size && l.box.X1 <= b.X1+l.size && l.box.W() < 0.5*b.W()
+}
+
+func medianSize(ls []tline) float64 {
+	s := make([]float64, len(ls))
+	for i, l := range ls {
+		s[i] = l.size
+	}
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
 
 // headerLine reports whether a line just above a block can be its header: inside the block's
@@ -145,13 +157,18 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	// Lines with the most phrases define the columns; others (headers spanning several
 	// columns, wrapped cells, label rows) are fitted to them.
-	most := 0
+	// most is the largest phrase count that at least two lines reach (one line with
+	// accidental wide spaces does not set the columns).
+	counts := make([]int, 0, len(block))
 	for _, l := range block {
-		most = max(most, len(l.phrases))
+		counts = append(counts, len(l.phrases))
 	}
+	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+	most := counts[min(1, len(counts)-1)]
+	full := max(2, (3*most+3)/4)
 	var spans [][2]float64
 	for _, l := range block {
-		if len(l.phrases) < 2 || 2*len(l.phrases) < most {
+		if len(l.phrases) < full {
 			continue
 		}
 		for _, w := range l.words {
@@ -191,6 +208,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		lines   []int
 		numeric bool
 		spans   bool
+		header  bool
 	}
 	var rows []trow
 	lineNumeric := func(l tline) bool {
@@ -211,23 +229,49 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		}
 		return false
 	}
-	seenNumeric := false
+	// The header zone is the lines above the first body line: one with a label in the first
+	// column and a figure in another. Its lines merge into multi-line header cells, except
+	// below a line with a cell spanning columns (a multi-level header).
+	firstBody := len(block)
 	for k, l := range block {
+		stub, fig := false, false
+		for _, w := range l.words {
+			c0, _ := wordCols(w)
+			if c0 == 0 {
+				stub = true
+			} else if numeric(ws[w].Text) {
+				fig = true
+			}
+		}
+		if stub && fig {
+			firstBody = k
+			break
+		}
+	}
+	if firstBody == len(block) {
+		firstBody = 1
+	}
+	for k, l := range block {
+		ln := lineNumeric(l)
 		if len(rows) > 0 {
 			prev := &rows[len(rows)-1]
 			pl := block[prev.lines[len(prev.lines)-1]]
 			gap := pl.box.Y0 - l.box.Y1
 			sep := ruleBetween(rules, l.box.Y1, pl.box.Y0)
-			ln := lineNumeric(l)
 			cont := false
-			if !sep && gap < wrapGapEm*l.size {
+			switch {
+			case sep:
+			case gap < -0.2*l.size:
+				// Lines that overlap vertically are one row: a figure set between the two
+				// lines of a wrapped label.
+				cont = true
+			case gap >= wrapGapEm*l.size:
+			case k < firstBody:
+				cont = !prev.spans
+			default:
 				first := []rune(ws[l.words[0]].Text)[0]
-				switch {
-				case unicode.IsLower(first) && !ln:
-					cont = true // a wrapped cell
-				case !seenNumeric && !ln && !prev.numeric && !prev.spans && !lineSpans(l):
-					cont = true // a multi-line header
-				}
+				// A wrapped cell: a line starting in lower case with fewer phrases.
+				cont = unicode.IsLower(first) && !ln && !prev.spans && 2*len(l.phrases) <= len(pl.phrases)
 			}
 			if cont {
 				prev.lines = append(prev.lines, k)
@@ -235,9 +279,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 				continue
 			}
 		}
-		ln := lineNumeric(l)
-		rows = append(rows, trow{lines: []int{k}, numeric: ln, spans: lineSpans(l)})
-		seenNumeric = seenNumeric || ln
+		rows = append(rows, trow{lines: []int{k}, numeric: ln, spans: lineSpans(l), header: k < firstBody})
 	}
 	if len(rows) < minRows {
 		return Table{}, false
@@ -323,15 +365,12 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			}
 		}
 	}
-	// Header rows: the leading rows without figures when the body has figures.
+	// Header rows: the rows of the header zone, when the table has rows below them.
 	hdr := 0
-	for hdr < len(rows)-1 && !rows[hdr].numeric {
+	for hdr < len(rows) && rows[hdr].header {
 		hdr++
 	}
-	if hdr == len(rows)-1 || hdr > len(rows)/2 {
-		hdr = 0
-	}
-	if hdr > 0 {
+	if hdr < len(rows) && hdr > 0 {
 		t.HeaderRows = hdr
 		for i := range t.Cells {
 			t.Cells[i].Header = t.Cells[i].Row < hdr
