@@ -4,11 +4,13 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gabriel-vasile/mimetype"
 	"github.com/richardlehane/mscfb"
@@ -56,6 +58,9 @@ func Detect(doc *Document, hint string) FileType {
 	if doc.Size == 0 {
 		return typeByMIME[mimeEmpty]
 	}
+	if t, ok := detectUTF32(doc, head, ext); ok {
+		return t
+	}
 	sniffed := mimetype.Detect(head)
 	mime := strings.SplitN(sniffed.String(), ";", 2)[0]
 	if strings.HasSuffix(mime, "xml") {
@@ -65,6 +70,9 @@ func Detect(doc *Document, hint string) FileType {
 		return typeByMIME[mimeXML]
 	}
 	if isTextMIME(mime) {
+		if t, ok := claimedBinary(ext); ok {
+			return t
+		}
 		return refineText(doc, head, mime, ext)
 	}
 	if t, ok := TypeForMIME(mime); ok && t.Name != "unk" {
@@ -79,6 +87,42 @@ func Detect(doc *Document, hint string) FileType {
 		return t
 	}
 	return typeByMIME[mimeUnknown]
+}
+
+// claimedBinary settles a text file whose name claims a binary format that has a signature of
+// its own (a plain-text "report.pdf"). The reference's clients (both SDKs) send the part
+// content type from the extension — application/pdf for .pdf — and the server trusts it, so
+// such an upload ends in the reference's invalid-PDF error; detection follows that, for the
+// CLI and a hint-less API call alike, rather than returning a "PDF" as text with success.
+func claimedBinary(ext string) (FileType, bool) {
+	if ext == ".pdf" {
+		return typeByMIME["application/pdf"], true
+	}
+	return FileType{}, false
+}
+
+// detectUTF32 recognises text that starts with a UTF-32 byte-order mark, which byte sniffing
+// takes for UTF-16 (little-endian) or binary (big-endian): the text rules of step 3 are applied
+// to the decoded head.
+func detectUTF32(doc *Document, head []byte, ext string) (FileType, bool) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff")):
+		order = binary.BigEndian
+	default:
+		return FileType{}, false
+	}
+	var b strings.Builder
+	for i := 4; i+4 <= len(head); i += 4 {
+		r := rune(order.Uint32(head[i:]))
+		if !utf8.ValidRune(r) {
+			return FileType{}, false // not UTF-32 after all
+		}
+		b.WriteRune(r)
+	}
+	return refineText(doc, []byte(b.String()), mimeText, ext), true
 }
 
 func isContainerType(t FileType) bool {
@@ -230,9 +274,13 @@ func detectCFB(doc *Document) (t FileType, ok bool) {
 	if err != nil {
 		return FileType{}, false
 	}
+	// Only the root's streams say what the file is: an .xls with an embedded Word document
+	// holds a WordDocument stream too, one storage down.
 	names := map[string]bool{}
 	for e, err := r.Next(); err == nil; e, err = r.Next() {
-		names[e.Name] = true
+		if len(e.Path) == 0 {
+			names[e.Name] = true
+		}
 	}
 	switch {
 	case names["WordDocument"]:

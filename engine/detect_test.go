@@ -3,10 +3,12 @@ package engine_test
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/cfbtest"
 )
 
 func zipWith(t *testing.T, members map[string]string) []byte {
@@ -73,5 +75,86 @@ func TestDetect(t *testing.T) {
 				t.Errorf("Detect = %s, want %s", got.MIME, c.want)
 			}
 		})
+	}
+}
+
+// TestDetectCFBRootStreams: a legacy Office file is named by the streams at its root, never by
+// those of an object embedded one storage down (a workbook holding a Word document).
+func TestDetectCFBRootStreams(t *testing.T) {
+	stream := func(name string) *cfbtest.Node { return &cfbtest.Node{Name: name, Data: []byte("payload bytes")} }
+	embed := func(name, inner string) *cfbtest.Node {
+		return &cfbtest.Node{Name: name, Storage: true, Children: []*cfbtest.Node{stream(inner), stream("\x01CompObj")}}
+	}
+	cases := []struct {
+		name  string
+		nodes []*cfbtest.Node
+		want  string
+	}{
+		{"xls with embedded doc", []*cfbtest.Node{stream("Workbook"), embed("MBD0001A2B3", "WordDocument")}, "application/vnd.ms-excel"},
+		{"old xls (Book) with embedded ppt", []*cfbtest.Node{stream("Book"), embed("MBD00000001", "PowerPoint Document")}, "application/vnd.ms-excel"},
+		{"doc with embedded workbook", []*cfbtest.Node{stream("WordDocument"), stream("1Table"), &cfbtest.Node{Name: "ObjectPool", Storage: true, Children: []*cfbtest.Node{embed("_1234", "Workbook")}}}, "application/msword"},
+		{"ppt with embedded doc", []*cfbtest.Node{stream("PowerPoint Document"), stream("Current User"), embed("MBD0000AAAA", "WordDocument")}, "application/vnd.ms-powerpoint"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := engine.Detect(engine.NewDocument("file.bin", cfbtest.Build(c.nodes)), "")
+			if got.MIME != c.want {
+				t.Errorf("Detect = %s, want %s", got.MIME, c.want)
+			}
+		})
+	}
+}
+
+func utf32Bytes(s string, big bool) []byte {
+	var b bytes.Buffer
+	for _, r := range "\ufeff" + s {
+		v := [4]byte{byte(r), byte(r >> 8), byte(r >> 16), byte(r >> 24)}
+		if big {
+			v = [4]byte{v[3], v[2], v[1], v[0]}
+		}
+		b.Write(v[:])
+	}
+	return b.Bytes()
+}
+
+// TestUTF32Text: text with a UTF-32 byte-order mark (either order) is detected as text and
+// decoded as UTF-32, not as UTF-16 with a NUL after every character.
+func TestUTF32Text(t *testing.T) {
+	const text = "Grüße aus Köln.\n\nThe quarterly report is ready for review by the board.\n"
+	for _, big := range []bool{false, true} {
+		for _, name := range []string{"notes.txt", "notes"} {
+			data := utf32Bytes(text, big)
+			if ft := engine.Detect(engine.NewDocument(name, data), ""); ft.MIME != "text/plain" {
+				t.Errorf("big=%v %s: detected %s", big, name, ft.MIME)
+				continue
+			}
+			out, err := partition(t, name, data, nil)
+			if err != nil {
+				t.Fatalf("big=%v: %v", big, err)
+			}
+			var got []string
+			for _, e := range out {
+				got = append(got, e.Text)
+			}
+			if want := "[Grüße aus Köln. The quarterly report is ready for review by the board.]"; fmt.Sprint(got) != want {
+				t.Errorf("big=%v %s: got %q", big, name, got)
+			}
+		}
+	}
+}
+
+// TestTextNamedPDF: a plain-text file named .pdf is settled as a PDF — what the reference's
+// clients send for that name — so the CLI and the API both answer the invalid-PDF error
+// instead of partitioning "a PDF" as text with success.
+func TestTextNamedPDF(t *testing.T) {
+	data := readDoc(t, "errors/failing-invalid.pdf")
+	if ft := engine.Detect(engine.NewDocument("failing-invalid.pdf", data), ""); ft.MIME != "application/pdf" {
+		t.Fatalf("detected %s", ft.MIME)
+	}
+	if ft := engine.Detect(engine.NewDocument("failing-invalid.txt", data), ""); ft.MIME != "text/plain" {
+		t.Fatalf("as .txt detected %s", ft.MIME)
+	}
+	if ft := engine.Detect(engine.NewDocument("failing-invalid.pdf", data), "text/plain"); ft.MIME != "text/plain" {
+		t.Fatalf("with a text hint detected %s", ft.MIME)
 	}
 }

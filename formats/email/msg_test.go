@@ -10,11 +10,12 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/email"
+	"github.com/quarrydocs/quarry/internal/cfbtest"
 )
 
-func recip(typ uint32, name, smtp string) *cfbNode {
+func recip(typ uint32, name, smtp string) *cfbtest.Node {
 	s := msgStorage{unicode: map[uint16]string{0x3001: name, 0x39FE: smtp}, long: map[uint16]uint32{0x0C15: typ}}
-	return &cfbNode{name: "", storage: true, children: s.nodes(8)}
+	return &cfbtest.Node{Name: "", Storage: true, Children: s.nodes(8)}
 }
 
 // melaRTF wraps RTF as an uncompressed PidTagRtfCompressed value.
@@ -47,12 +48,12 @@ func synthMSG() []byte {
 		long:    map[uint16]uint32{0x3FFD: 1252},
 	}
 	kids := top.nodes(32)
-	for i, r := range []*cfbNode{
+	for i, r := range []*cfbtest.Node{
 		recip(1, "Ann", "ann@example.com"),
 		recip(2, "Bob", "bob@example.com"),
 		recip(3, "Cy", "cy@example.com"),
 	} {
-		r.name = fmt.Sprintf("__recip_version1.0_#%08X", i)
+		r.Name = fmt.Sprintf("__recip_version1.0_#%08X", i)
 		kids = append(kids, r)
 	}
 	att := msgStorage{
@@ -60,9 +61,9 @@ func synthMSG() []byte {
 		binary:  map[uint16][]byte{0x3701: []byte("The attachment explains the figures in detail.\n")},
 		long:    map[uint16]uint32{0x3705: 1},
 	}
-	kids = append(kids, &cfbNode{name: "__attach_version1.0_#00000000", storage: true, children: att.nodes(8)})
-	kids = append(kids, &cfbNode{name: "__nameid_version1.0", storage: true})
-	return buildCFB(kids)
+	kids = append(kids, &cfbtest.Node{Name: "__attach_version1.0_#00000000", Storage: true, Children: att.nodes(8)})
+	kids = append(kids, &cfbtest.Node{Name: "__nameid_version1.0", Storage: true})
+	return cfbtest.Build(kids)
 }
 
 func TestSynthesizedMSG(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
 )
 
@@ -41,6 +42,13 @@ var pythonNames = map[string]encoding.Encoding{
 	"utf-16le":  unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
 	"utf-16-be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
 	"utf-16be":  unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
+	// Python's utf-32 without a BOM is the machine's order: little-endian on every platform
+	// Quarry targets.
+	"utf-32":    utf32.UTF32(utf32.LittleEndian, utf32.UseBOM),
+	"utf-32-le": utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM),
+	"utf-32le":  utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM),
+	"utf-32-be": utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM),
+	"utf-32be":  utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM),
 	"cp437":     charmap.CodePage437, "cp850": charmap.CodePage850, "mac-roman": charmap.Macintosh,
 }
 
@@ -120,6 +128,9 @@ func Detect(data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
 		return "utf-8-sig"
+	// The UTF-32 little-endian BOM starts with the UTF-16 one, so it is tested first.
+	case HasUTF32BOM(data):
+		return "utf-32"
 	case bytes.HasPrefix(data, []byte("\xff\xfe")), bytes.HasPrefix(data, []byte("\xfe\xff")):
 		return "utf-16"
 	case invalidUTF8(data) < 0:
@@ -137,6 +148,11 @@ func Detect(data []byte) string {
 		}
 	}
 	return "cp1252"
+}
+
+// HasUTF32BOM reports whether data starts with a UTF-32 byte-order mark (either order).
+func HasUTF32BOM(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("\xff\xfe\x00\x00")) || bytes.HasPrefix(data, []byte("\x00\x00\xfe\xff"))
 }
 
 // DecodeLenient decodes data in a declared (not requested) encoding, replacing invalid bytes.
