@@ -2,6 +2,13 @@
 // non-blank direct text (the text before its first child), emitted when the element closes,
 // classified by the §8 rules; with xml_keep_tags, one element holding the whole document.
 // Entities declared in a DTD are never expanded, so entity-expansion attacks are inert.
+//
+// Two departures keep text the reference loses: an element with mixed content (text around
+// inline children, as in <p><ref>FIG. 1</ref> illustrates …</p>) is one element holding all
+// its text in document order, where the reference keeps only the text before the first child;
+// and references to entities the parser cannot know (declared in an external DTD, or HTML
+// names such as &ldquo;) are kept as text — HTML names mapped to their characters — where the
+// reference fails.
 package xml
 
 import (
@@ -51,10 +58,11 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		src = r
 	}
-	dec := xml.NewDecoder(src)
+	dec := xml.NewDecoder(newEntityReader(src))
 	// Entities declared in the DTD are never expanded (the reference parses with
 	// resolve_entities=False): they read as empty, so entity-expansion attacks are inert.
-	// Undeclared entities and malformed markup are errors, as in lxml.
+	// Other references are kept as text by entityReader; malformed markup is an error, as
+	// in lxml.
 	dec.Entity = map[string]string{}
 	dec.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		if opts.Encoding != "" {
@@ -62,12 +70,10 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		return textenc.NewReader(input, label)
 	}
-	// Per open element: its direct text so far and whether a child has started.
-	type frame struct {
-		text     strings.Builder
-		hasChild bool
-	}
-	var stack []*frame
+	w := walker{emit: func(text string) error {
+		typ, txt := classify.Text(text)
+		return emit(element.Element{Type: typ, Text: txt})
+	}}
 	count := 0
 	for {
 		tok, err := dec.Token()
@@ -79,37 +85,21 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if len(stack) > 0 {
-				stack[len(stack)-1].hasChild = true
+			if err := w.start(); err != nil {
+				return err
 			}
-			if len(stack) >= maxDepth {
-				return fmt.Errorf("xml: elements nested deeper than %d", maxDepth)
-			}
-			stack = append(stack, &frame{})
 		case xml.CharData:
-			if n := len(stack); n > 0 && !stack[n-1].hasChild {
-				stack[n-1].text.Write(t)
+			if err := w.chars(t); err != nil {
+				return err
 			}
 		case xml.Directive:
 			for _, m := range entityDecl.FindAllSubmatch(t, -1) {
 				dec.Entity[string(m[1])] = ""
 			}
 		case xml.Comment, xml.ProcInst:
-			if n := len(stack); n > 0 {
-				stack[n-1].hasChild = true // lxml's .text stops at the first child node
-			}
+			w.opaque()
 		case xml.EndElement:
-			if len(stack) == 0 {
-				continue
-			}
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			text := strings.TrimSpace(f.text.String())
-			if text == "" {
-				continue
-			}
-			typ, txt := classify.Text(text)
-			if err := emit(element.Element{Type: typ, Text: txt}); err != nil {
+			if err := w.end(); err != nil {
 				return err
 			}
 			if count++; count%1024 == 0 {

@@ -2,6 +2,7 @@ package xml
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
@@ -22,15 +23,45 @@ func texts(t *testing.T, data string, opts engine.Options) []string {
 }
 
 func TestLeafTextsInEndOrder(t *testing.T) {
-	got := texts(t, `<a>outer<b>inner</b>tail ignored<c> </c><!-- c --><d>last</d></a>`, engine.DefaultOptions())
-	want := []string{"inner", "last", "outer"}
-	if len(got) != len(want) {
+	// Containers (no text of their own around children) give their leaves in end order, then
+	// their own text before the first child, as the reference does.
+	got := texts(t, `<a><x>outer<b><c>inner</c></b></x><c> </c><!-- c --><d>last</d></a>`, engine.DefaultOptions())
+	want := []string{"inner", "outer", "last"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("got %q, want %q", got, want)
+}
+
+// TestMixedContent: text around inline children is kept whole and in document order.
+func TestMixedContent(t *testing.T) {
+	cases := []struct{ doc, want string }{
+		{`<p><ref>FIG. 1</ref> illustrates the assembly of the bracket.</p>`, `["FIG. 1 illustrates the assembly of the bracket."]`},
+		{`<doc><p>See <b>bold</b> and <i>it<sub>2</sub></i> here.</p><p>Plain second.</p></doc>`, `["See bold and it2 here." "Plain second."]`},
+		{"<doc>\n <title>Heading</title>\n <sec><p>Intro <ref>[1]</ref>\n continues.</p><note>aside</note></sec>\n</doc>", `["Heading" "Intro [1] continues." "aside"]`},
+		{`<claims><claim><claim-text>1. A device comprising: <claim-text>a frame;</claim-text> <claim-text>a lever.</claim-text></claim-text></claim></claims>`, `["1. A device comprising: a frame; a lever."]`},
+	}
+	for _, c := range cases {
+		if got := fmt.Sprintf("%q", texts(t, c.doc, engine.DefaultOptions())); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.doc, got, c.want)
 		}
+	}
+}
+
+// TestUnknownEntities: references the parser cannot resolve (an external DTD's, HTML names)
+// are kept as text; internal-subset entities are not expanded; CDATA and comments untouched.
+func TestUnknownEntities(t *testing.T) {
+	doc := `<?xml version="1.0"?>
+<!DOCTYPE patent SYSTEM "us-patent-grant-v45.dtd" [ <!ENTITY boom "kaboom"> <!-- a ] " comment --> ]>
+<patent>
+  <p>Element &lsqb;0012&rsqb; reads &ldquo;as claimed&rdquo; &amp; more&hellip;</p>
+  <p>Unknown &madeup; stays &boom; here; a bare & too.</p>
+  <p><![CDATA[raw &lsqb; kept]]></p>
+  <p attr="a &ldquo;b&rdquo;">caf&eacute; &#233; &#x41;</p>
+</patent>`
+	got := fmt.Sprintf("%q", texts(t, doc, engine.DefaultOptions()))
+	want := `["Element [0012] reads “as claimed” & more…" "Unknown &madeup; stays  here; a bare & too." "raw &lsqb; kept" "café é A"]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 
