@@ -164,8 +164,10 @@ func readRows(ctx context.Context, text string, delim rune) ([][]string, error) 
 	return rows, nil
 }
 
-// Sniff picks the delimiter among ',', ';' and '|' that splits the first lines (up to 64 KiB of
-// whole lines) most consistently; ',' when none does.
+// Sniff picks the delimiter among ',', tab, ';' and '|' that splits the first lines (up to 64
+// KiB of whole lines) most consistently; ',' when none does, and on a tie the earlier one. The
+// reference sniffs only ',' ';' '|', which turns a tab-separated file named .csv into one
+// column holding literal "\t" escapes; tab is sniffed too so its columns are kept.
 func Sniff(text string) rune {
 	sample := text
 	if len(sample) > 64<<10 {
@@ -176,7 +178,7 @@ func Sniff(text string) rune {
 	}
 	lines := strings.Split(sample, "\n")
 	best, bestScore := ',', 0
-	for _, d := range []rune{',', ';', '|'} {
+	for _, d := range []rune{',', '\t', ';', '|'} {
 		counts := map[int]int{}
 		nonEmpty := 0
 		for _, l := range lines {

@@ -11,16 +11,33 @@ import (
 
 func TestSniff(t *testing.T) {
 	cases := map[string]rune{
-		"a,b,c\n1,2,3\n":          ',',
-		"a;b;c\n1;2;3\n":          ';',
-		"a|b\n1|2\n3|4\n":         '|',
-		"\"x;y\",b\n\"1;2\",c\n":  ',',
-		"single column\nvalues\n": ',',
+		"a,b,c\n1,2,3\n":                     ',',
+		"a;b;c\n1;2;3\n":                     ';',
+		"a|b\n1|2\n3|4\n":                    '|',
+		"\"x;y\",b\n\"1;2\",c\n":             ',',
+		"single column\nvalues\n":            ',',
+		"a\tb\tc\n1\t2\t3\n":                 '\t',
+		"name\tnote\nann\tx, y\nbob\tz, w\n": '\t',
+		"a,b\tc\n1,2\t3\n":                   ',',
 	}
 	for in, want := range cases {
 		if got := Sniff(in); got != want {
 			t.Errorf("Sniff(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTabSeparatedNamedCSV: a tab-separated file named .csv keeps its columns.
+func TestTabSeparatedNamedCSV(t *testing.T) {
+	doc := engine.NewDocument("export.csv", []byte("Name\tCity\tScore\nAnn\tParis, FR\t7\nBob\tLyon\t9\n"))
+	opts := engine.DefaultOptions()
+	var got []element.Element
+	if err := partitionCSV(context.Background(), doc, &opts, func(e element.Element) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Text != "Name City Score Ann Paris, FR 7 Bob Lyon 9" ||
+		got[0].Metadata.TextAsHTML != "<table><tr><td>Name</td><td>City</td><td>Score</td></tr><tr><td>Ann</td><td>Paris, FR</td><td>7</td></tr><tr><td>Bob</td><td>Lyon</td><td>9</td></tr></table>" {
+		t.Fatalf("got %+v", got)
 	}
 }
 
