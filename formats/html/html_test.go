@@ -152,6 +152,28 @@ func TestTableAndImages(t *testing.T) {
 	}
 }
 
+// TestTableSpans: colspan and rowspan survive in text_as_html (malformed values read as a
+// browser reads them); a table without spans is written as before.
+func TestTableSpans(t *testing.T) {
+	got := partitionString(t, `<table>
+<tr><th colspan="2">Revenue</th><th rowspan=2>Notes</th></tr>
+<tr><td>2023</td><td>2024</td></tr>
+<tr><td colspan="3x">Total: 12</td></tr>
+<tr><td colspan="0">z</td><td rowspan="junk">y</td><td colspan="99999"></td></tr>
+</table>`, nil)
+	if len(got) != 1 || got[0].Type != element.Table {
+		t.Fatalf("got %+v", got)
+	}
+	want := `<table><tr><td colspan="2">Revenue</td><td rowspan="2">Notes</td></tr><tr><td>2023</td><td>2024</td></tr>` +
+		`<tr><td colspan="3">Total: 12</td></tr><tr><td>z</td><td>y</td><td colspan="1000"/></tr></table>`
+	if h := got[0].Metadata.TextAsHTML; h != want {
+		t.Errorf("html %s\nwant %s", h, want)
+	}
+	if got[0].Text != "Revenue Notes 2023 2024 Total: 12 z y" {
+		t.Errorf("text %q", got[0].Text)
+	}
+}
+
 func TestEncodings(t *testing.T) {
 	cp := []byte("<p>caf\xe9 cr\xe8me \x80</p>")
 	for _, enc := range []string{"cp1252", "Windows_1252", "windows-1252"} {

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"strconv"
 	"strings"
 
 	nethtml "golang.org/x/net/html"
@@ -14,14 +15,18 @@ import (
 // nested table is flattened into its cell).
 func (w *walker) table(n *nethtml.Node, page *int) error {
 	var rows [][]string
+	var spans [][]span
 	addRow := func(tr *nethtml.Node) {
 		var cells []string
+		var sp []span
 		for td := tr.FirstChild; td != nil; td = td.NextSibling {
 			if td.Type == nethtml.ElementNode && (td.DataAtom == atom.Td || td.DataAtom == atom.Th) {
 				cells = append(cells, cellText(td))
+				sp = append(sp, span{spanAttr(td, "colspan"), spanAttr(td, "rowspan")})
 			}
 		}
 		rows = append(rows, cells)
+		spans = append(spans, sp)
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != nethtml.ElementNode {
@@ -47,8 +52,36 @@ func (w *walker) table(n *nethtml.Node, page *int) error {
 	}
 	e := element.Element{Type: element.Table, Text: text}
 	e.Metadata.PageNumber = page
-	e.Metadata.TextAsHTML = CompactTableHTML(rows)
+	e.Metadata.TextAsHTML = compactTableHTML(rows, spans)
 	return w.emit(e)
+}
+
+// span is a cell's colspan and rowspan (1 when absent).
+type span struct{ col, row int }
+
+// maxSpan bounds a span attribute as browsers do (HTML: colspan ≤ 1000, rowspan ≤ 65534).
+const maxSpan = 1000
+
+// spanAttr reads a colspan/rowspan attribute as a browser does: leading digits, at least 1.
+func spanAttr(n *nethtml.Node, name string) int {
+	for _, a := range n.Attr {
+		if a.Key != name {
+			continue
+		}
+		v, digits := 0, 0
+		for _, c := range strings.TrimSpace(a.Val) {
+			if c < '0' || c > '9' || v > maxSpan {
+				break
+			}
+			v = v*10 + int(c-'0')
+			digits++
+		}
+		if digits == 0 || v < 1 {
+			return 1
+		}
+		return min(v, maxSpan)
+	}
+	return 1
 }
 
 // cellText joins the stripped, non-empty text nodes inside a cell with single spaces; line
@@ -105,22 +138,37 @@ func tableText(rows [][]string) string {
 // CompactTableHTML writes the reference's compact table HTML for a matrix of cell texts: no
 // thead/tbody and no attributes, rows without cells omitted, cell text HTML-escaped (quotes
 // included), line feeds as <br/>, whitespace runs collapsed, empty cells as <td/>.
-func CompactTableHTML(rows [][]string) string {
+func CompactTableHTML(rows [][]string) string { return compactTableHTML(rows, nil) }
+
+// compactTableHTML is CompactTableHTML keeping the cells' colspan and rowspan (spans[i][j] for
+// rows[i][j]; nil for none). The reference drops them, which leaves a merged header cell
+// looking like a one-column cell over the wrong columns; a span of 1 writes no attribute, so
+// tables without spans are written exactly as the reference writes them.
+func compactTableHTML(rows [][]string, spans [][]span) string {
 	var b strings.Builder
 	b.WriteString("<table>")
-	for _, row := range rows {
+	for i, row := range rows {
 		if len(row) == 0 {
 			continue
 		}
 		b.WriteString("<tr>")
-		for _, c := range row {
+		for j, c := range row {
 			s := strings.ReplaceAll(escapeHTML(c), "\n", "<br/>")
 			s = normalizeSpace(s)
+			b.WriteString("<td")
+			if i < len(spans) && j < len(spans[i]) {
+				if sp := spans[i][j]; sp.col > 1 {
+					b.WriteString(` colspan="` + strconv.Itoa(sp.col) + `"`)
+				}
+				if sp := spans[i][j]; sp.row > 1 {
+					b.WriteString(` rowspan="` + strconv.Itoa(sp.row) + `"`)
+				}
+			}
 			if s == "" {
-				b.WriteString("<td/>")
+				b.WriteString("/>")
 				continue
 			}
-			b.WriteString("<td>")
+			b.WriteString(">")
 			b.WriteString(s)
 			b.WriteString("</td>")
 		}
