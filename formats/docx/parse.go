@@ -28,8 +28,9 @@ const readContentControls = true
 
 // parser walks one WordprocessingML part with a streaming decoder. It follows python-docx's
 // view of the XML: only direct w:r and w:hyperlink children of a paragraph carry its text, and
-// only w:p and w:tbl children of a container are blocks (content controls, tracked insertions
-// and alternate content are not read, as the reference does not read them).
+// only w:p and w:tbl children of a container are blocks (tracked insertions are not read, as
+// the reference does not read them). Beyond the reference, text boxes in shapes are read (see
+// shapes) and so are content controls (see readContentControls).
 type parser struct {
 	ctx     context.Context
 	dec     *xml.Decoder
@@ -39,6 +40,10 @@ type parser struct {
 	bodySec *sectProps
 	n       int // elements read, for periodic cancellation checks
 	nest    int // content-control nesting
+	// float collects the blocks of text boxes (DrawingML wps:txbx, VML v:textbox) met in
+	// the paragraph being read; they follow that paragraph, where its anchor sits.
+	float []Block
+	depth int // table depth of the paragraph being read
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -90,11 +95,12 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "p":
-				para, err := p.paragraph(depth)
+				para, float, err := p.paragraph(depth)
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, Block{P: para})
+				out = append(out, float...)
 			case "tbl":
 				tbl, err := p.table(depth + 1)
 				if err != nil {
@@ -140,7 +146,16 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 	}
 }
 
-func (p *parser) paragraph(depth int) (*Paragraph, error) {
+// paragraph reads a w:p; it returns the blocks of the text boxes anchored in it besides.
+func (p *parser) paragraph(depth int) (*Paragraph, []Block, error) {
+	outerFloat, outerDepth := p.float, p.depth
+	p.float, p.depth = nil, depth
+	defer func() { p.float, p.depth = outerFloat, outerDepth }()
+	para, err := p.paragraphItems(depth)
+	return para, p.float, err
+}
+
+func (p *parser) paragraphItems(depth int) (*Paragraph, error) {
 	para := &Paragraph{}
 	for {
 		tok, err := p.token()
@@ -172,6 +187,10 @@ func (p *parser) paragraph(depth int) (*Paragraph, error) {
 					p.lrpb = true
 				}
 				para.Items = append(para.Items, in)
+			case "AlternateContent":
+				if err := p.shapes(t); err != nil {
+					return nil, err
+				}
 			default:
 				if err := p.dec.Skip(); err != nil {
 					return nil, err
@@ -324,6 +343,11 @@ func (p *parser) run() (Inline, error) {
 				b.WriteByte('-')
 			case "lastRenderedPageBreak":
 				in.PageBreakAt = append(in.PageBreakAt, b.Len())
+			case "drawing", "pict", "object", "AlternateContent":
+				if err := p.shapes(t); err != nil {
+					return in, err
+				}
+				continue
 			}
 			if err := p.dec.Skip(); err != nil {
 				return in, err
@@ -331,6 +355,52 @@ func (p *parser) run() (Inline, error) {
 		case xml.EndElement:
 			in.Text = b.String()
 			return in, nil
+		}
+	}
+}
+
+// shapes reads the text boxes inside a drawing, VML picture or alternate content (shapes,
+// grouped shapes, canvases) into p.float, in document order. Of mc:AlternateContent only the
+// first choice that holds text is read: the fallback is the same shape's VML copy. python-docx
+// (and so the reference) reads no text box, losing what documents put in shapes and boxes.
+func (p *parser) shapes(se xml.StartElement) error {
+	if p.nest++; p.nest > opc.MaxDepth {
+		return opc.ErrTooDeep
+	}
+	defer func() { p.nest-- }()
+	alternate := se.Name.Local == "AlternateContent"
+	found := false
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Local == "txbxContent":
+				if p.nest++; p.nest > opc.MaxDepth {
+					return opc.ErrTooDeep
+				}
+				blocks, err := p.blocks(p.depth + 1)
+				p.nest--
+				if err != nil {
+					return err
+				}
+				p.float = append(p.float, blocks...)
+			case alternate && found:
+				if err := p.dec.Skip(); err != nil {
+					return err
+				}
+			default:
+				n := len(p.float)
+				if err := p.shapes(t); err != nil {
+					return err
+				}
+				found = alternate && len(p.float) > n
+			}
+		case xml.EndElement:
+			return nil
 		}
 	}
 }
@@ -522,11 +592,12 @@ func (p *parser) cell(depth int) (Cell, error) {
 					return c, err
 				}
 			case "p":
-				para, err := p.paragraph(depth)
+				para, float, err := p.paragraph(depth)
 				if err != nil {
 					return c, err
 				}
 				c.Blocks = append(c.Blocks, Block{P: para})
+				c.Blocks = append(c.Blocks, float...)
 			case "tbl":
 				tbl, err := p.table(depth + 1)
 				if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -266,5 +267,70 @@ func TestContentControls(t *testing.T) {
 	}
 	if len(got) != 2 || got[0].Text != "Inside a content control" || got[1].Type != element.Table || got[1].Text != "cell" {
 		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestTextBoxes: text in DrawingML shapes and text boxes (alternate content with its VML
+// fallback read once, grouped shapes, a bare VML text box, a box inside a table cell) follows
+// the paragraph that anchors it.
+func TestTextBoxes(t *testing.T) {
+	const ns = ` xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:wpg="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup" xmlns:v="urn:schemas-microsoft-com:vml"`
+	box := func(text string) string {
+		return `<wps:wsp><wps:spPr/><wps:txbx><w:txbxContent><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp>`
+	}
+	body := `<w:p><w:r><w:t>The report opens with a summary of findings.</w:t></w:r>` +
+		`<w:r><mc:AlternateContent` + ns + `><mc:Choice Requires="wps"><w:drawing><wp:anchor><wp:docPr id="1" name="Text Box 1"/>` +
+		`<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">` + box("Callout: revenue grew by a third this year.") +
+		`</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+		`<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r><w:t>Callout: revenue grew by a third this year.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>` +
+		`<w:p><w:r><w:drawing` + ns + `><wp:inline><a:graphic><a:graphicData><wpg:wgp>` + box("Step one of the process.") + box("Step two of the process.") +
+		`</wpg:wgp></a:graphicData></a:graphic></wp:inline></w:drawing></w:r><w:r><w:t>A diagram shows the process.</w:t></w:r></w:p>` +
+		`<w:p><w:r><w:pict` + ns + `><v:rect><v:textbox><w:txbxContent><w:p><w:r><w:t>Legacy VML box text.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:rect></w:pict></w:r></w:p>` +
+		`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r><w:r><w:drawing` + ns + `><wp:inline><a:graphic><a:graphicData>` + box("boxed in a cell") + `</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p></w:tc></w:tr></w:tbl>` +
+		`<w:p><w:r><mc:AlternateContent` + ns + `><mc:Choice Requires="wps"><w:drawing><wp:anchor><a:graphic><a:graphicData><wps:wsp><wps:spPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+		`<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r><w:t>Only the fallback has text.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`
+	out, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, e.Text)
+	}
+	want := []string{
+		"The report opens with a summary of findings.", "Callout: revenue grew by a third this year.",
+		"A diagram shows the process.", "Step one of the process.", "Step two of the process.",
+		"Legacy VML box text.", "cell boxed in a cell", "Only the fallback has text.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestTextBoxesLibreOffice: the same frames written by LibreOffice as Word does (DrawingML
+// shapes with a VML fallback copy; testdata/gen.sh in formats/odt) come out once each.
+func TestTextBoxesLibreOffice(t *testing.T) {
+	data, err := os.ReadFile("testdata/frames.docx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, data, engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, e.Text)
+	}
+	want := []string{
+		"The survey team photographed every bridge on the northern route.",
+		"Figure 1: The old stone bridge at Millford after repairs.",
+		"The inspection found cracks in two of the arches.",
+		"Figure 2: Map of the bridges on the route.",
+		"Repairs are scheduled for the spring.",
+		"Note: the east arch is closed to traffic until June.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -3,8 +3,9 @@
 // the document model the DOCX partitioner consumes, reproducing what pandoc's conversion
 // keeps: headings become "Heading N" paragraphs, list items numbered paragraphs with their
 // nesting level, other paragraphs plain body text (white space collapsed), bold and italic
-// spans emphasis, hyperlinks links, tables tables. Headers, footers, notes and frames are
-// dropped, as pandoc drops them.
+// spans emphasis, hyperlinks links, tables tables. Headers, footers and notes are dropped, as
+// pandoc drops them; the text in frames (image captions, text boxes, shapes, linked images'
+// captions) follows the paragraph that anchors the frame, as pandoc keeps a figure's caption.
 package odt
 
 import (
@@ -168,6 +169,9 @@ type builder struct {
 	dec    *xml.Decoder
 	styles styles
 	n      int
+	// float collects the blocks of frames met in the paragraph being read (image captions in
+	// draw:text-box, text in shapes); they follow that paragraph.
+	float []docx.Block
 }
 
 func (b *builder) token() (xml.Token, error) {
@@ -203,6 +207,7 @@ const (
 	nsOffice = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 	nsText   = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 	nsTable  = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+	nsDraw   = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
 )
 
 // blocks reads block content until the current element ends. listLevel is the nesting of
@@ -221,7 +226,7 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 		case xml.StartElement:
 			switch {
 			case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h"):
-				p, err := b.paragraph()
+				p, float, err := b.paragraph()
 				if err != nil {
 					return nil, err
 				}
@@ -237,6 +242,7 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 					p.StyleID = "BodyText"
 				}
 				out = append(out, docx.Block{P: p})
+				out = append(out, float...)
 			case t.Name.Space == nsText && t.Name.Local == "list":
 				items, err := b.list(depth+1, listLevel+1)
 				if err != nil {
@@ -255,6 +261,16 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 					return nil, err
 				}
 				out = append(out, docx.Block{T: tbl})
+			case t.Name.Space == nsDraw:
+				// A frame anchored to the page or paragraph rather than inside its text.
+				outer := b.float
+				b.float = nil
+				err := b.drawing(depth + 1)
+				out = append(out, b.float...)
+				b.float = outer
+				if err != nil {
+					return nil, err
+				}
 			default:
 				if err := b.dec.Skip(); err != nil {
 					return nil, err
@@ -328,15 +344,81 @@ func (s *inlineState) add(text string, bold, italic bool, url string, link bool)
 	s.items = append(s.items, docx.Inline{Kind: kind, Text: text, Bold: bold, Italic: italic, URL: url})
 }
 
-func (b *builder) paragraph() (*docx.Paragraph, error) {
+// paragraph reads a text:p or text:h; it returns the blocks of the frames inside it besides.
+func (b *builder) paragraph() (*docx.Paragraph, []docx.Block, error) {
+	outer := b.float
+	b.float = nil
+	defer func() { b.float = outer }()
 	// Only spans carry emphasis: pandoc does not turn paragraph-style formatting into
 	// inline bold or italic.
 	st := &inlineState{}
 	if err := b.inline(st, false, false, "", false, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	collapse(st)
-	return &docx.Paragraph{Items: st.items}, nil
+	return &docx.Paragraph{Items: st.items}, b.float, nil
+}
+
+// drawing reads a draw:* element (frame, image link draw:a, text box, shape, group) until it
+// ends, collecting the paragraphs, lists and tables inside it into b.float: a captioned image
+// is a frame whose text box holds the caption paragraph, a shape holds its text directly.
+// Images themselves carry no text.
+func (b *builder) drawing(depth int) error {
+	if depth > opc.MaxDepth {
+		return opc.ErrTooDeep
+	}
+	for {
+		tok, err := b.token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Space == nsDraw && t.Name.Local == "text-box":
+				blocks, err := b.blocks(depth+1, -1)
+				if err != nil {
+					return err
+				}
+				b.float = append(b.float, blocks...)
+			case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h" || t.Name.Local == "list"):
+				// Text placed directly in a shape: read it as the blocks of a container
+				// holding just this element.
+				blocks, err := b.blocksOf(t, depth+1)
+				if err != nil {
+					return err
+				}
+				b.float = append(b.float, blocks...)
+			case t.Name.Space == nsDraw:
+				if err := b.drawing(depth + 1); err != nil {
+					return err
+				}
+			default:
+				if err := b.dec.Skip(); err != nil {
+					return err
+				}
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// blocksOf reads one block element whose start tag se has just been consumed.
+func (b *builder) blocksOf(se xml.StartElement, depth int) ([]docx.Block, error) {
+	if se.Name.Local == "list" {
+		return b.list(depth+1, 0)
+	}
+	p, float, err := b.paragraph()
+	if err != nil {
+		return nil, err
+	}
+	if se.Name.Local == "h" {
+		p.StyleID = "Heading1"
+	} else {
+		p.StyleID = "BodyText"
+	}
+	return append([]docx.Block{{P: p}}, float...), nil
 }
 
 // inline reads mixed content until the current element ends.
@@ -353,6 +435,12 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 		case xml.CharData:
 			st.add(string(t), bold, italic, url, link)
 		case xml.StartElement:
+			if t.Name.Space == nsDraw {
+				if err := b.drawing(depth + 1); err != nil {
+					return err
+				}
+				continue
+			}
 			if t.Name.Space != nsText {
 				if err := b.dec.Skip(); err != nil {
 					return err

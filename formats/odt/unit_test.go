@@ -3,8 +3,10 @@ package odt
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -113,5 +115,34 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("got %v, want unprocessable error containing %q", err, c.msg)
 			}
 		})
+	}
+}
+
+// TestFrames: captions of images (draw:frame > draw:text-box), of linked images (draw:a) and
+// text boxes follow their anchor paragraph; the fixture is LibreOffice's (testdata/gen.sh).
+func TestFrames(t *testing.T) {
+	data, err := os.ReadFile("testdata/frames.odt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	var got []string
+	err = Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+		got = append(got, e.Text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"The survey team photographed every bridge on the northern route.",
+		"Figure 1: The old stone bridge at Millford after repairs.",
+		"The inspection found cracks in two of the arches.",
+		"Figure 2: Map of the bridges on the route.",
+		"Repairs are scheduled for the spring.",
+		"Note: the east arch is closed to traffic until June.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
