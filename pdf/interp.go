@@ -39,6 +39,9 @@ type Glyph struct {
 	Upright bool
 	// Invisible is set for text rendering mode 3 (typically an OCR layer under a scan).
 	Invisible bool
+	// Clipped is set when the clip in force hides the glyph entirely (pdfminer keeps such
+	// glyphs, so the fast strategy does too; a layout drops them).
+	Clipped bool
 }
 
 func (g *Glyph) width() float64  { return g.X1 - g.X0 }
@@ -81,6 +84,14 @@ type textState struct {
 type gstate struct {
 	ctm matrix
 	ts  textState
+	gfx graphics
+}
+
+// graphics is the part of the graphics state the page geometry needs; a Form XObject inherits
+// it from where it is drawn.
+type graphics struct {
+	clip  clipBox
+	paint paint
 }
 
 // interp runs content streams for one page.
@@ -102,6 +113,11 @@ type interp struct {
 	// forms counts Form XObject invocations; formStack holds those being drawn.
 	forms     int
 	formStack []int
+	// geom collects the page's vector graphics and image placements; path is the path under
+	// construction; clip is the clip in force for the glyphs being shown.
+	geom geomBuilder
+	path path
+	clip clipBox
 }
 
 // maxFormsPerPage bounds Form XObject invocations per page.
@@ -115,9 +131,10 @@ const maxOps = 20_000_000
 
 var errTooManyOps = errors.New("pdf: content stream exceeds the operator limit")
 
-func (in *interp) run(data []byte, res types.Dict, ctm matrix, formDepth int, stack []types.Dict) {
+func (in *interp) run(data []byte, res types.Dict, ctm matrix, gfx graphics, formDepth int, stack []types.Dict) {
 	l := &lexer{b: data}
-	st := gstate{ctm: ctm, ts: textState{scaling: 100, tm: identity}}
+	st := gstate{ctm: ctm, ts: textState{scaling: 100, tm: identity}, gfx: gfx}
+	clipNext := false
 	var gstack []gstate
 	var ops []any
 	hasPath := false
@@ -235,11 +252,12 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, formDepth int, st
 		case "Do":
 			if len(ops) >= 1 {
 				if n, ok := ops[len(ops)-1].(pname); ok {
-					in.doXObject(res, string(n), st.ctm, formDepth, stack)
+					in.doXObject(res, string(n), &st, formDepth, stack)
 				}
 			}
 		case "BI":
 			// Skip the inline image dictionary and data; it is an image object for layout.
+			var head []any
 			for {
 				t, ok := l.next()
 				if !ok {
@@ -249,7 +267,11 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, formDepth int, st
 					l.skipInlineImage()
 					break
 				}
+				if len(head) < 64 {
+					head = append(head, t)
+				}
 			}
+			in.inlineImage(head, &st)
 			in.addBreak()
 		case "BMC":
 			in.marked = append(in.marked, -1)
@@ -274,13 +296,52 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, formDepth int, st
 			}
 		case "m", "l", "c", "v", "y", "h", "re":
 			hasPath = true
+			in.path.op(op, ops, st.ctm)
 		case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*":
 			if hasPath {
 				in.addBreak()
 			}
 			hasPath = false
+			if op == "s" || op == "b" || op == "b*" {
+				in.path.op("h", nil, st.ctm)
+			}
+			stroke := op == "S" || op == "s" || op[0] == 'B' || op[0] == 'b'
+			fill := op != "S" && op != "s"
+			in.geom.paintPath(&in.path, stroke, fill, &st.gfx.paint, st.ctm, st.gfx.clip)
+			in.endPath(&st, &clipNext)
 		case "n":
 			hasPath = false
+			in.endPath(&st, &clipNext)
+		case "W", "W*":
+			clipNext = true
+		case "w":
+			st.gfx.paint.lineWidth = math.Abs(lastNum(ops))
+		case "g", "rg", "k":
+			if v, ok := colorGray(ops, 0); ok {
+				st.gfx.paint.fillGray = v
+			}
+			st.gfx.paint.fillComps = deviceComps(op)
+		case "G", "RG", "K":
+			if v, ok := colorGray(ops, 0); ok {
+				st.gfx.paint.strokeGray = v
+			}
+			st.gfx.paint.strokeComps = deviceComps(op)
+		case "sc", "scn":
+			if v, ok := colorGray(ops, st.gfx.paint.fillComps); ok {
+				st.gfx.paint.fillGray = v
+			}
+		case "SC", "SCN":
+			if v, ok := colorGray(ops, st.gfx.paint.strokeComps); ok {
+				st.gfx.paint.strokeGray = v
+			}
+		case "cs", "CS":
+			// A new colour space starts at its initial colour, black for the device spaces.
+			comps := colorSpaceComps(lastName(ops))
+			if op == "cs" {
+				st.gfx.paint.fillComps, st.gfx.paint.fillGray = comps, 0
+			} else {
+				st.gfx.paint.strokeComps, st.gfx.paint.strokeGray = comps, 0
+			}
 		}
 		ops = ops[:0]
 	}
@@ -347,7 +408,8 @@ func (in *interp) properties(res types.Dict, o any) pdict {
 	return nil
 }
 
-func (in *interp) doXObject(res types.Dict, name string, ctm matrix, formDepth int, stack []types.Dict) {
+func (in *interp) doXObject(res types.Dict, name string, st *gstate, formDepth int, stack []types.Dict) {
+	ctm := st.ctm
 	xobjs := in.doc.dict(res["XObject"])
 	if xobjs == nil {
 		return
@@ -362,6 +424,7 @@ func (in *interp) doXObject(res types.Dict, name string, ctm matrix, formDepth i
 	}
 	switch in.doc.name(sd.Dict["Subtype"]) {
 	case "Image":
+		in.imageXObject(ref, sd.Dict, name, st)
 		in.addBreak()
 		return
 	case "Form":
@@ -399,16 +462,23 @@ func (in *interp) doXObject(res types.Dict, name string, ctm matrix, formDepth i
 	if fres == nil {
 		fres = res
 	}
+	gfx := st.gfx
 	outer := in.cur
+	bb, hasBBox := in.doc.rect(sd.Dict["BBox"])
+	if hasBBox {
+		// The form's BBox clips what it draws.
+		x0, y0, x1, y1 := boundRect(fctm, bb)
+		gfx.clip = gfx.clip.intersect(x0, y0, x1, y1)
+	}
 	if outer == nil {
 		fig := Figure{}
-		if bb, ok := in.doc.rect(sd.Dict["BBox"]); ok {
+		if hasBBox {
 			fig.X0, fig.Y0, fig.X1, fig.Y1 = boundRect(fctm, bb)
 		}
 		in.figs = append(in.figs, fig)
 		in.cur = &in.figs[len(in.figs)-1]
 	}
-	in.run(data, fres, fctm, formDepth+1, stack)
+	in.run(data, fres, fctm, gfx, formDepth+1, stack)
 	if outer == nil {
 		in.cur = nil
 	} else {
@@ -441,6 +511,7 @@ func (in *interp) show(st *gstate, seq parray) {
 		f = in.nofont
 	}
 	m := ts.tm.mul(st.ctm)
+	in.clip = st.gfx.clip
 	scaling := ts.scaling * 0.01
 	dxscale := 0.001 * ts.size * scaling
 	x, y := ts.line[0], ts.line[1]
@@ -488,6 +559,10 @@ func (in *interp) addGlyph(m matrix, x, y float64, f *font, ts *textState, text 
 		Text: text, X0: x0, Y0: y0, X1: x1, Y1: y1, Size: y1 - y0, Adv: adv, Font: f.name,
 		Upright:   0 < gm[0]*gm[3]*scaling && gm[1]*gm[2] <= 0,
 		Invisible: ts.render == 3 || ts.render == 7,
+	}
+	if in.clip.hides(x0, y0, x1, y1) {
+		g.Clipped = true
+		in.geom.g.Hidden++
 	}
 	if in.cur != nil {
 		gp := g

@@ -37,6 +37,8 @@ type Page struct {
 	ActualTexts []ActualText
 	Links       []Link
 	Fields      []Field
+	// Geometry is the page's vector graphics and image placements (geometry.go).
+	Geometry Geometry
 	// Invisible counts glyphs drawn with rendering mode 3.
 	Invisible int
 	// Warnings are non-fatal problems met while reading the page.
@@ -114,7 +116,8 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 		glyphs = make([]Glyph, 0, d.glyphHint+d.glyphHint/8)
 	}
 	in := &interp{ctx: ctx, doc: d, glyphs: glyphs}
-	in.run(data, pr.resources, ctm, 0, nil)
+	in.path.reset()
+	in.run(data, pr.resources, ctm, graphics{paint: paint{lineWidth: 1}}, 0, nil)
 	d.glyphHint = len(in.glyphs)
 	for _, e := range in.errs {
 		if errors.Is(e, context.Canceled) || errors.Is(e, context.DeadlineExceeded) {
@@ -125,6 +128,7 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 	page.Glyphs = in.glyphs
 	page.Figures = in.figs
 	page.ActualTexts = in.actual
+	page.Geometry = in.geom.g
 	for i := range page.Glyphs {
 		if page.Glyphs[i].Invisible {
 			page.Invisible++
