@@ -2,6 +2,7 @@ package confluence
 
 import (
 	"encoding/json"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -20,7 +21,23 @@ type Config struct {
 	Password string
 	APIToken string
 	// Token is a Data Center personal access token (sent as a Bearer token).
-	Token         string
+	Token string
+	// OAuthToken is an OAuth 2.0 (3LO) access token: sent as a Bearer token, always through the
+	// API gateway (it is not accepted by the site itself).
+	OAuthToken string
+	// CloudID routes every REST call through the API gateway
+	// (https://api.atlassian.com/ex/confluence/{cloudId}/wiki/…), as scoped API tokens, service
+	// accounts and OAuth tokens require; metadata URLs still name the site.
+	CloudID string
+	// ScopedToken asks for the gateway without a known CloudID: it is read from the site's
+	// /_edge/tenant_info before the first call.
+	ScopedToken bool
+	// IncludeArchived also indexes archived pages (both flavours); by default only current ones.
+	IncludeArchived bool
+	// MediaHosts are the hosts an attachment download may be redirected to (the REST download
+	// endpoint answers 302 with a signed URL on Atlassian's media service). Credentials are never
+	// sent there. Default for Cloud: api.media.atlassian.com.
+	MediaHosts    []string
 	Cloud         bool
 	ExtractImages bool
 	ExtractFiles  bool
@@ -31,8 +48,17 @@ type Config struct {
 	// Spaces are space keys; empty means every space the user can see, up to MaxSpaces.
 	Spaces []string
 
-	// HTTPClient replaces the default client (two-minute timeout); not part of the API config.
+	// The fields below are not part of the API config.
+
+	// HTTPClient replaces the default client (two-minute timeout). Its CheckRedirect is replaced
+	// by the connector's own policy.
 	HTTPClient *http.Client
+	// GatewayURL replaces https://api.atlassian.com (tests point it at a fake).
+	GatewayURL string
+	// Retry bounds retries of 429, 5xx and network errors; zero values take the defaults.
+	Retry RetryPolicy
+	// Logger receives warnings (a skipped image); nil means slog.Default().
+	Logger *slog.Logger
 }
 
 const (
@@ -40,7 +66,7 @@ const (
 	defaultMaxDocs   = 150
 )
 
-var secretKeys = []string{"password", "api_token", "token"}
+var secretKeys = []string{"password", "api_token", "token", "oauth_token"}
 
 // Defaults returns config with every key of the API's response schema present: unset strings
 // and spaces as null, the booleans false, the two limits at their defaults.
@@ -137,6 +163,10 @@ func ParseConfig(config map[string]any) (Config, error) {
 	str("password", &c.Password)
 	str("api_token", &c.APIToken)
 	str("token", &c.Token)
+	str("oauth_token", &c.OAuthToken)
+	str("cloud_id", &c.CloudID)
+	boolean("scoped_token", &c.ScopedToken)
+	boolean("include_archived", &c.IncludeArchived)
 	boolean("cloud", &c.Cloud)
 	boolean("extract_images", &c.ExtractImages)
 	boolean("extract_files", &c.ExtractFiles)
@@ -158,15 +188,45 @@ func ParseConfig(config map[string]any) (Config, error) {
 			}
 		}
 	}
+	if v, ok := config["media_hosts"]; ok && v != nil {
+		list, ok := v.([]any)
+		if !ok {
+			add("media_hosts", "list_type", "Input should be a valid list", v, nil)
+		}
+		for i, item := range list {
+			s, ok := item.(string)
+			if !ok || strings.ContainsAny(s, "/@ ") || s == "" {
+				errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, a media host is a host name (optionally with :port)", Input: item})
+				continue
+			}
+			c.MediaHosts = append(c.MediaHosts, strings.ToLower(s))
+		}
+	}
+	if c.CloudID != "" && !validCloudID(c.CloudID) {
+		add("cloud_id", "value_error", "Value error, cloud_id is the site's cloud id (letters, digits and dashes), as /_edge/tenant_info reports it", c.CloudID, nil)
+	}
 	if len(errs) == 0 {
-		// The auth rules of the reference connector, checked once the types are right.
+		// The auth rules of the reference connector, checked once the types are right, plus
+		// the combinations that cannot work against a real site.
 		basic := c.Username != "" && (c.Password != "" || c.APIToken != "")
+		cloud := c.Cloud || isAtlassianHost(c.URL)
 		switch {
+		case c.OAuthToken != "" && (basic || c.Token != ""):
+			add("oauth_token", "value_error", "Value error, oauth_token is exclusive with username/api_token/password and token", nil, nil)
+		case c.OAuthToken != "" && !cloud:
+			add("oauth_token", "value_error", "Value error, OAuth 2.0 tokens work only with Confluence Cloud (cloud: true)", nil, nil)
+		case c.OAuthToken != "":
+			// Valid: a Bearer token through the gateway.
+		case cloud && c.Password != "" && c.APIToken == "":
+			// Atlassian removed password Basic auth from Cloud REST APIs: it always answers 401.
+			add("password", "value_error", "Value error, Confluence Cloud does not accept passwords for REST calls: give an api_token with the username", nil, nil)
+		case (c.CloudID != "" || c.ScopedToken) && !cloud:
+			add("cloud_id", "value_error", "Value error, cloud_id and scoped_token apply to Confluence Cloud only (cloud: true)", nil, nil)
 		case c.Password != "" && c.APIToken != "":
 			add("api_token", "value_error", "Value error, password and api_token are mutually exclusive: give one of them", nil, nil)
 		case basic && c.Token != "":
 			add("token", "value_error", "Value error, basic authentication (username with password or api_token) and token are mutually exclusive", nil, nil)
-		case c.Cloud && !basic:
+		case cloud && !basic:
 			add("cloud", "value_error", "Value error, cloud authentication requires username and API token (a personal access token works only with cloud: false)", c.Cloud, nil)
 		case !basic && c.Token == "":
 			if c.Username == "" {
@@ -180,6 +240,31 @@ func ParseConfig(config map[string]any) (Config, error) {
 		return Config{}, &engine.ValidationError{Errors: errs}
 	}
 	return c, nil
+}
+
+// isAtlassianHost reports whether a site URL is Atlassian-hosted, which the client treats as
+// Cloud whatever the cloud flag says (as the reference client does).
+func isAtlassianHost(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	return strings.HasSuffix(host, ".atlassian.net") || strings.HasSuffix(host, ".jira.com")
+}
+
+// validCloudID accepts what Atlassian issues (a UUID) and nothing that could change the
+// gateway path it is pasted into.
+func validCloudID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // lenientBool accepts what pydantic's lax mode accepts for a bool in JSON input.

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,34 +172,59 @@ func (s *Source) lookupSpace(ctx context.Context, key string) (space, error) {
 	return space{}, fmt.Errorf("confluence: failed to find space %q (check the key, not the display name, and that the user can see it)", key)
 }
 
-// listPages lists up to MaxDocs pages of a space, following pagination.
+// listPages lists up to MaxDocs pages of a space, following pagination. Only current pages are
+// listed unless IncludeArchived: v2 lists current and archived pages when no status is given,
+// v1 current ones only, so both are asked explicitly (and answers are filtered again).
 func (s *Source) listPages(ctx context.Context, sp space, yield func(pageInfo) error) error {
 	limit := min(s.cfg.MaxDocs, 250)
-	ref := "rest/api/content?spaceKey=" + url.QueryEscape(sp.Key) + "&type=page&limit=" + strconv.Itoa(limit) + "&expand=version,history"
+	var refs []string
 	if s.c.cloud {
-		ref = "api/v2/pages?space-id=" + url.QueryEscape(sp.ID) + "&limit=" + strconv.Itoa(limit)
+		ref := "api/v2/pages?space-id=" + url.QueryEscape(sp.ID) + "&limit=" + strconv.Itoa(limit) + "&status=current"
+		if s.cfg.IncludeArchived {
+			ref += "&status=archived"
+		}
+		refs = []string{ref}
+	} else {
+		statuses := []string{"current"}
+		if s.cfg.IncludeArchived {
+			statuses = append(statuses, "archived")
+		}
+		for _, st := range statuses {
+			refs = append(refs, "rest/api/content?spaceKey="+url.QueryEscape(sp.Key)+"&type=page&status="+st+"&limit="+strconv.Itoa(limit)+"&expand=version,history")
+		}
 	}
 	n := 0
-	for ref != "" && n < s.cfg.MaxDocs {
-		var resp listResponse
-		if err := s.c.getJSON(ctx, ref, fmt.Sprintf("list pages of space %q", sp.Key), &resp); err != nil {
-			return err
-		}
-		for _, r := range resp.Results {
-			if n == s.cfg.MaxDocs {
-				break
-			}
-			if t := str(r["type"]); t != "" && t != "page" {
-				continue
-			}
-			n++
-			if err := yield(s.pageInfo(r)); err != nil {
+	for _, ref := range refs {
+		for ref != "" && n < s.cfg.MaxDocs {
+			var resp listResponse
+			if err := s.c.getJSON(ctx, ref, fmt.Sprintf("list pages of space %q", sp.Key), &resp); err != nil {
 				return err
 			}
-		}
-		ref = s.c.nextRef(resp.Links.Next, s.c.cloud)
-		if len(resp.Results) == 0 {
-			break
+			for _, r := range resp.Results {
+				if n == s.cfg.MaxDocs {
+					break
+				}
+				if t := str(r["type"]); t != "" && t != "page" {
+					continue
+				}
+				switch str(r["status"]) {
+				case "", "current":
+				case "archived":
+					if !s.cfg.IncludeArchived {
+						continue
+					}
+				default:
+					continue // draft, trashed…
+				}
+				n++
+				if err := yield(s.pageInfo(r)); err != nil {
+					return err
+				}
+			}
+			ref = s.c.nextRef(resp.Links.Next, s.c.cloud)
+			if len(resp.Results) == 0 {
+				break
+			}
 		}
 	}
 	return nil
@@ -234,36 +260,122 @@ func (s *Source) fetchPage(ctx context.Context, id string) (page, error) {
 	return page{pageInfo: s.pageInfo(r), Body: body}, nil
 }
 
+// permissionsErrorKey marks, in a listed document's data_source, why its permissions could not
+// be determined; Open then fails the file with that reason instead of letting it be indexed
+// without access control. It never reaches elements: such a document is never opened.
+const permissionsErrorKey = "permissions_error"
+
+// runCache holds what one listing reads once: the ancestors and restrictions of pages that are
+// ancestors of many.
+type runCache struct {
+	restrictions map[string]map[string]any
+	ancestors    map[string][]string
+}
+
+// maxDepth bounds the page tree walked up from one page.
+const maxDepth = 1000
+
+// ancestors returns a page's ancestors top-down. An answer of the ancestors endpoint may stop
+// short of the root (it is capped), so the walk asks again from the highest ancestor returned
+// until an answer is empty; the chains of ancestors are cached for the run.
+func (s *Source) ancestors(ctx context.Context, pageID string, cache *runCache, depth int) ([]string, error) {
+	if chain, ok := cache.ancestors[pageID]; ok {
+		return chain, nil
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("confluence: ancestors of page %s: deeper than %d levels", pageID, maxDepth)
+	}
+	batch, err := s.c.ancestorBatch(ctx, pageID)
+	if err != nil {
+		return nil, err
+	}
+	chain := batch
+	if len(batch) > 0 {
+		above, err := s.ancestors(ctx, batch[0], cache, depth+len(batch))
+		if err != nil {
+			return nil, err
+		}
+		chain = append(slices.Clone(above), batch...)
+	}
+	cache.ancestors[pageID] = chain
+	return chain, nil
+}
+
+// pagePermissions computes a page's permissions_data from its restrictions, its ancestors' and
+// the space's assignments (see computePermissions).
+func (s *Source) pagePermissions(ctx context.Context, pageID string, spacePerms []any, cache *runCache) (any, error) {
+	anc, err := s.ancestors(ctx, pageID, cache, 0)
+	if err != nil {
+		return nil, err
+	}
+	chain := make([]map[string]any, 0, len(anc)+1)
+	for _, id := range append(anc, pageID) {
+		r, ok := cache.restrictions[id]
+		if !ok {
+			if r, err = s.c.pageRestrictions(ctx, id); err != nil {
+				return nil, err
+			}
+			if id != pageID {
+				cache.restrictions[id] = r
+			}
+		}
+		chain = append(chain, r)
+	}
+	perms, err := computePermissions(chain, spacePerms)
+	if err != nil {
+		return nil, fmt.Errorf("confluence: page %s: %w", pageID, err)
+	}
+	return perms, nil
+}
+
 // List yields every page of the selected spaces (attachments first when ExtractFiles is set, as
-// the reference returns them), each with its data_source metadata and permissions.
+// the reference returns them), each with its data_source metadata and permissions. On Cloud a
+// page whose permissions cannot be determined (after retries) is still listed, marked so that
+// its Open fails with the reason: it is never emitted with null permissions_data. The document
+// version carries a digest of the permissions, so an incremental run re-emits a page whose
+// permissions alone changed.
 func (s *Source) List(ctx context.Context, yield func(connectors.Document) error) error {
 	spaces, err := s.listSpaces(ctx)
 	if err != nil {
 		return err
 	}
 	processed := epochString(time.Now())
+	cache := &runCache{restrictions: map[string]map[string]any{}, ancestors: map[string][]string{}}
 	for _, sp := range spaces {
-		// Space permissions are read once per space; nil means "unavailable" (Data Center, or
-		// no permission to read them), and pages then carry no permissions_data.
-		spacePerms, permErr := s.c.spacePermissions(ctx, sp.ID)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if permErr != nil {
-			spacePerms = nil
+		// Space permissions are read once per space, on Cloud only: Data Center has no REST
+		// endpoint for them (its pages carry null permissions_data, documented).
+		var spacePerms []any
+		var spaceErr error
+		if s.c.cloud {
+			spacePerms, spaceErr = s.c.spacePermissions(ctx, sp.ID)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 		}
 		err := s.listPages(ctx, sp, func(p pageInfo) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			doc := s.pageDocument(sp, p, processed)
-			if len(spacePerms) > 0 {
-				if restr, err := s.c.pageRestrictions(ctx, p.ID); err == nil {
-					if perms, err := computePermissions(restr, spacePerms); err == nil {
-						doc.DataSource["permissions_data"] = perms
-					}
-				} else if ctx.Err() != nil {
+			if s.c.cloud {
+				perms, err := spacePerms, spaceErr
+				var pd any
+				if err == nil {
+					pd, err = s.pagePermissions(ctx, p.ID, perms, cache)
+				}
+				if ctx.Err() != nil {
 					return ctx.Err()
+				}
+				var digest string
+				if err == nil {
+					digest, err = aclDigest(pd)
+				}
+				if err != nil {
+					doc.DataSource[permissionsErrorKey] = err.Error()
+					doc.Version = p.Version + "+acl.unknown"
+				} else {
+					doc.DataSource["permissions_data"] = pd
+					doc.Version = p.Version + "+acl." + digest
 				}
 			}
 			if s.cfg.ExtractFiles {
@@ -316,6 +428,9 @@ func (s *Source) pageDocument(sp space, p pageInfo, processed string) connectors
 // Open returns a page as an HTML document (title as h1, images inlined when asked) or an
 // attachment's bytes.
 func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadCloser, error) {
+	if reason, ok := doc.DataSource[permissionsErrorKey].(string); ok {
+		return nil, fmt.Errorf("confluence: %s: not indexed because its permissions could not be determined when listed (%s); the next run tries again", doc.ID, reason)
+	}
 	spaceKey, rest, ok := strings.Cut(doc.ID, "/")
 	if !ok || spaceKey == "" || rest == "" {
 		return nil, fmt.Errorf("confluence: document id %q is not <space>/<page>.html or <space>/<page>/<file>", doc.ID)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -37,9 +38,20 @@ func TestValidate(t *testing.T) {
 		want   []string // "key:type"
 	}{
 		{"cloud api token", base("username", "u", "api_token", "t", "cloud", true), nil},
-		{"dc password", base("username", "u", "password", "p"), nil},
-		{"dc pat", base("token", "pat"), nil},
-		{"pat with username ignored", base("username", "u", "token", "pat"), nil},
+		{"dc password", base("url", "https://wiki.example.com/confluence", "username", "u", "password", "p"), nil},
+		{"dc pat", base("url", "https://wiki.example.com", "token", "pat"), nil},
+		{"pat with username ignored", base("url", "https://wiki.example.com", "username", "u", "token", "pat"), nil},
+		{"cloud password refused", base("url", "https://wiki.example.com", "cloud", true, "username", "u", "password", "p"), []string{"password:value_error"}},
+		{"atlassian.net password refused", base("username", "u", "password", "p"), []string{"password:value_error"}},
+		{"atlassian.net pat refused", base("token", "pat"), []string{"cloud:value_error"}},
+		{"oauth", base("oauth_token", "o", "cloud", true, "cloud_id", "0c3130ff-1234-4abc-9def-000000000000"), nil},
+		{"oauth without cloud_id discovers it", base("oauth_token", "o"), nil},
+		{"oauth on data center", base("url", "https://wiki.example.com", "oauth_token", "o"), []string{"oauth_token:value_error"}},
+		{"oauth with basic", base("oauth_token", "o", "username", "u", "api_token", "t"), []string{"oauth_token:value_error"}},
+		{"scoped token", base("username", "u", "api_token", "t", "scoped_token", true, "include_archived", true, "media_hosts", []any{"media.example.com:8443"}), nil},
+		{"cloud_id on data center", base("url", "https://wiki.example.com", "token", "pat", "cloud_id", "abc"), []string{"cloud_id:value_error"}},
+		{"cloud_id path", base("username", "u", "api_token", "t", "cloud_id", "../../evil"), []string{"cloud_id:value_error"}},
+		{"media host with path", base("username", "u", "api_token", "t", "media_hosts", []any{"evil.example/x"}), []string{"0:value_error"}},
 		{"limits and spaces", base("username", "u", "api_token", "t", "max_num_of_spaces", 3.0, "max_num_of_docs_from_each_space", "7", "spaces", []any{"A", "B"}), nil},
 		{"nulls", base("username", "u", "api_token", "t", "spaces", nil, "password", nil, "cloud", nil), nil},
 		{"missing url", map[string]any{"username": "u", "api_token": "t"}, []string{"url:missing"}},
@@ -47,11 +59,11 @@ func TestValidate(t *testing.T) {
 		{"password and api_token", base("username", "u", "password", "p", "api_token", "t"), []string{"api_token:value_error"}},
 		{"basic and token", base("username", "u", "api_token", "t", "token", "pat"), []string{"token:value_error"}},
 		{"cloud with pat", base("token", "pat", "cloud", true), []string{"cloud:value_error"}},
-		{"no auth", base("username", "u"), []string{"api_token:value_error"}},
-		{"password without username", base("password", "p"), []string{"username:value_error"}},
+		{"no auth", base("url", "https://wiki.example.com", "username", "u"), []string{"api_token:value_error"}},
+		{"password without username", base("url", "https://wiki.example.com", "password", "p"), []string{"username:value_error"}},
 		{"types", base("username", 1.0, "cloud", "sometimes", "max_num_of_spaces", 1.5, "spaces", "A"), []string{"username:string_type", "cloud:bool_type", "max_num_of_spaces:int_type", "spaces:list_type"}},
-		{"bounds", base("token", "x", "max_num_of_spaces", 0.0, "max_num_of_docs_from_each_space", -1.0), []string{"max_num_of_spaces:greater_than_equal", "max_num_of_docs_from_each_space:greater_than_equal"}},
-		{"space item type", base("token", "x", "spaces", []any{"A", 2.0}), []string{"1:string_type"}},
+		{"bounds", base("url", "https://wiki.example.com", "token", "x", "max_num_of_spaces", 0.0, "max_num_of_docs_from_each_space", -1.0), []string{"max_num_of_spaces:greater_than_equal", "max_num_of_docs_from_each_space:greater_than_equal"}},
+		{"space item type", base("url", "https://wiki.example.com", "token", "x", "spaces", []any{"A", 2.0}), []string{"1:string_type"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,7 +114,7 @@ func TestRegistered(t *testing.T) {
 	if !ok || k.NewSource == nil || k.NewDestination != nil {
 		t.Fatalf("confluence kind: %+v", k)
 	}
-	if !slices.Equal(k.Secrets, []string{"password", "api_token", "token"}) {
+	if !slices.Equal(k.Secrets, []string{"password", "api_token", "token", "oauth_token"}) {
 		t.Errorf("secrets %v", k.Secrets)
 	}
 }
@@ -155,15 +167,15 @@ func TestComputePermissions(t *testing.T) {
 			restr(nil, nil, []string{"u3"}, []string{"g9"}),
 			space(perm("group", "g1", "administer", "space")),
 			shape([]any{"u3"}, []any{"g1", "g9"}, []any{"u3"}, []any{"g9"}, e, e)},
-		{"delete only for readers, order-dependent",
+		{"delete only for readers, whatever the order (the reference depends on it)",
 			restr(nil, nil, nil, nil),
-			space(perm("user", "late", "delete", "page"), perm("user", "a", "read", "space"), perm("user", "a", "delete", "page"), perm("user", "late", "read", "space")),
-			shape([]any{"a", "late"}, e, e, e, []any{"a"}, e)},
+			space(perm("user", "late", "delete", "page"), perm("user", "a", "read", "space"), perm("user", "a", "delete", "page"), perm("user", "late", "read", "space"), perm("user", "nobody", "delete", "page")),
+			shape([]any{"a", "late"}, e, e, e, []any{"a", "late"}, e)},
 		{"other operations ignored",
 			restr(nil, nil, nil, nil),
 			space(perm("user", "a", "read", "space"), perm("user", "b", "create", "page"), perm("group", "g", "read", "blogpost")),
 			shape([]any{"a"}, e, e, e, e, e)},
-		{"role principal drops everything", restr(nil, nil, nil, nil), space(perm("role", "r1", "read", "space")), nil},
+		{"role principal left out (the reference drops all permissions: null reads as public)", restr(nil, nil, nil, nil), space(perm("role", "r1", "read", "space"), perm("user", "a", "read", "space")), shape([]any{"a"}, e, e, e, e, e)},
 		{"role principal harmless when not reached", restr([]string{"u1"}, nil, nil, nil), space(perm("role", "r1", "read", "space")), shape([]any{"u1"}, e, e, e, e, e)},
 		{"data center users have no accountId",
 			map[string]any{"read": map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": []any{map[string]any{"userKey": "k"}}}}}},
@@ -175,7 +187,7 @@ func TestComputePermissions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := computePermissions(tt.restr, tt.space)
+			got, err := computePermissions([]map[string]any{tt.restr}, tt.space)
 			if tt.want == nil {
 				if err == nil {
 					t.Fatalf("want no permissions, got %v", got)
@@ -197,7 +209,7 @@ func TestComputePermissions(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		many = append(many, perm("user", fmt.Sprintf("u%03d", i), "read", "space"))
 	}
-	got, err := computePermissions(restr(nil, nil, nil, nil), many)
+	got, err := computePermissions([]map[string]any{restr(nil, nil, nil, nil)}, many)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +309,7 @@ func TestCloudListing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := tt.cfg
 			cfg.URL, cfg.Username, cfg.APIToken, cfg.Cloud = f.siteURL(), f.user, f.secret, true
-			src, err := NewSource(cfg)
+			src, err := testSource(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +336,7 @@ func TestCloudListing(t *testing.T) {
 
 func TestCloudMetadataAndPermissions(t *testing.T) {
 	f := cloudSite(t)
-	src, err := NewSource(Config{URL: f.siteURL() + "/", Username: f.user, APIToken: f.secret, Cloud: true})
+	src, err := testSource(Config{URL: f.siteURL() + "/", Username: f.user, APIToken: f.secret, Cloud: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +349,7 @@ func TestCloudMetadataAndPermissions(t *testing.T) {
 		byID[d.ID] = d
 	}
 	welcome := byID["DEV/11.html"]
-	if welcome.Filename != "11.html" || welcome.Version != "3" || welcome.ContentType != "text/html" {
+	if welcome.Filename != "11.html" || !strings.HasPrefix(welcome.Version, "3+acl.") || welcome.ContentType != "text/html" {
 		t.Errorf("document %+v", welcome)
 	}
 	ds := welcome.DataSource
@@ -373,9 +385,21 @@ func TestCloudMetadataAndPermissions(t *testing.T) {
 		gj, _ := json.Marshal(restricted)
 		t.Errorf("restricted page permissions %s", gj)
 	}
-	// OPS grants to a role: the reference gives up, so no permissions.
-	if v, ok := byID["OPS/21.html"].DataSource["permissions_data"]; !ok || v != nil {
-		t.Errorf("OPS permissions_data = %v, want present and null", v)
+	// OPS grants only to a role: the reference gives up (null, which reads as "no access
+	// control"); roles cannot be written in this shape, so nobody is listed.
+	empty := []any{
+		map[string]any{"read": map[string]any{"users": []any{}, "groups": []any{}}},
+		map[string]any{"update": map[string]any{"users": []any{}, "groups": []any{}}},
+		map[string]any{"delete": map[string]any{"users": []any{}, "groups": []any{}}},
+	}
+	if v := byID["OPS/21.html"].DataSource["permissions_data"]; !reflect.DeepEqual(v, empty) {
+		t.Errorf("OPS permissions_data = %v, want every list empty", v)
+	}
+	// Every Cloud page carries permissions; none is left null.
+	for _, d := range docs {
+		if d.DataSource["permissions_data"] == nil {
+			t.Errorf("%s: null permissions_data on Cloud", d.ID)
+		}
 	}
 	// data_source must survive JSON (it becomes element metadata).
 	if _, err := json.Marshal(ds); err != nil {
@@ -385,7 +409,7 @@ func TestCloudMetadataAndPermissions(t *testing.T) {
 
 func TestOpenPartitionsAsHTML(t *testing.T) {
 	f := cloudSite(t)
-	src, err := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1})
+	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +445,7 @@ func TestExtractImages(t *testing.T) {
 	ext := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { external.Add(1) }))
 	defer ext.Close()
 	f.pages[0].Body += `<img src="` + ext.URL + `/tracker.png">`
-	src, err := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1, ExtractImages: true})
+	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1, ExtractImages: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,17 +463,39 @@ func TestExtractImages(t *testing.T) {
 	if external.Load() != 0 {
 		t.Error("an image outside the allow-list was downloaded")
 	}
-	// A broken image fails the page with an error naming it.
+	// Images went through the REST download and the media host, never the legacy path (which
+	// answers 401 to API tokens on Cloud), and no credentials reached the media host.
+	for _, r := range f.log() {
+		if strings.Contains(r, "/download/attachments/") {
+			t.Errorf("legacy download path requested: %s", r)
+		}
+	}
+	if n := f.mediaAuth.Load(); n != 0 {
+		t.Errorf("%d media requests carried credentials", n)
+	}
+	// A broken image is skipped with a warning naming it; the page still opens and partitions.
+	var logs bytes.Buffer
+	src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
 	delete(f.files, "download/attachments/11/abs.png")
-	_, err = src.Open(context.Background(), connectors.Document{ID: "DEV/11.html"})
-	if err == nil || !strings.Contains(err.Error(), "abs.png") || !strings.Contains(err.Error(), "page 11") {
-		t.Errorf("broken image: %v", err)
+	html = open(t, src, connectors.Document{ID: "DEV/11.html"})
+	if !strings.Contains(html, base64.StdEncoding.EncodeToString([]byte("\x89PNG fake diagram"))) || !strings.Contains(html, `/download/attachments/11/abs.png"`) {
+		t.Errorf("with a broken image: %s", html)
+	}
+	if w := logs.String(); !strings.Contains(w, "image skipped") || !strings.Contains(w, "abs.png") || !strings.Contains(w, "page=11") {
+		t.Errorf("warning %q", w)
+	}
+	if strings.Contains(logs.String(), f.secret) {
+		t.Error("warning leaks the token")
+	}
+	doc := &engine.Document{Filename: "11.html", ContentType: "text/html", Content: strings.NewReader(html), Size: int64(len(html))}
+	if els, err := engine.Partition(context.Background(), doc, engine.DefaultOptions()); err != nil || len(els) < 2 {
+		t.Errorf("page with a skipped image does not partition: %v %d", err, len(els))
 	}
 }
 
 func TestExtractFiles(t *testing.T) {
 	f := cloudSite(t)
-	src, err := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 2, ExtractFiles: true})
+	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 2, ExtractFiles: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +508,7 @@ func TestExtractFiles(t *testing.T) {
 	}
 	att, page := docs[0], docs[1]
 	attURL := f.srv.URL + "/wiki/download/attachments/11/report%20v2.pdf?version=2&modificationDate=1700000000000&api=v2"
-	if att.Filename != "report v2.pdf" || att.DataSource["url"] != attURL || att.Version != "3/2/1700000000000" {
+	if att.Filename != "report v2.pdf" || att.DataSource["url"] != attURL || att.Version != page.Version+"/2/1700000000000" {
 		t.Errorf("attachment %+v", att)
 	}
 	rl := att.DataSource["record_locator"].(map[string]any)
@@ -526,7 +572,7 @@ func TestDataCenter(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			cfg := a.cfg
 			cfg.URL, cfg.MaxDocs = f.siteURL(), 4
-			src, err := NewSource(cfg)
+			src, err := testSource(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -564,7 +610,7 @@ func TestErrors(t *testing.T) {
 	d := dcSite(t)
 	ctx := context.Background()
 	t.Run("401", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: "wrong-token-value", Cloud: true})
+		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: "wrong-token-value", Cloud: true})
 		for _, err := range []error{src.Check(ctx), func() error { _, err := listDocs(t, src); return err }()} {
 			var he *HTTPError
 			if !errors.As(err, &he) || he.StatusCode != 401 || !strings.Contains(err.Error(), "unauthorized") {
@@ -574,13 +620,13 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error leaks credentials: %v", err)
 			}
 		}
-		dc, _ := NewSource(Config{URL: d.siteURL(), Token: "bad-pat"})
+		dc, _ := testSource(Config{URL: d.siteURL(), Token: "bad-pat"})
 		if err := dc.Check(ctx); err == nil || strings.Contains(err.Error(), "bad-pat") {
 			t.Errorf("DC bad PAT: %v", err)
 		}
 	})
 	t.Run("unknown spaces", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"NOPE", "DEV", "~ghost"}})
+		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"NOPE", "DEV", "~ghost"}})
 		err := src.Check(ctx)
 		if err == nil || !strings.Contains(err.Error(), `"NOPE"`) || !strings.Contains(err.Error(), `"~ghost"`) || strings.Contains(err.Error(), `"DEV"`) {
 			t.Errorf("Check: %v", err)
@@ -588,14 +634,14 @@ func TestErrors(t *testing.T) {
 		if _, err := listDocs(t, src); err == nil || !strings.Contains(err.Error(), `"NOPE"`) {
 			t.Errorf("List: %v", err)
 		}
-		dc, _ := NewSource(Config{URL: d.siteURL(), Token: d.pat, Spaces: []string{"MISSING"}})
+		dc, _ := testSource(Config{URL: d.siteURL(), Token: d.pat, Spaces: []string{"MISSING"}})
 		var he *HTTPError
 		if _, err := listDocs(t, dc); !errors.As(err, &he) || he.StatusCode != 404 || !strings.Contains(err.Error(), `space "MISSING"`) || !strings.Contains(err.Error(), "No space with key") {
 			t.Errorf("DC List: %v", err)
 		}
 	})
 	t.Run("404 page and restricted page", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
 		for _, id := range []string{"DEV/999.html", "DEV/14.html"} {
 			_, err := src.Open(ctx, connectors.Document{ID: id})
 			var he *HTTPError
@@ -608,19 +654,19 @@ func TestErrors(t *testing.T) {
 		}
 	})
 	t.Run("wrong site path", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: f.srv.URL + "/elsewhere", Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.srv.URL + "/elsewhere", Username: f.user, APIToken: f.secret, Cloud: true})
 		if err := src.Check(ctx); err == nil || !strings.Contains(err.Error(), "404") {
 			t.Errorf("Check: %v", err)
 		}
 	})
 	t.Run("unreachable", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: "http://127.0.0.1:1", Token: "x"})
+		src, _ := testSource(Config{URL: "http://127.0.0.1:1", Token: "x"})
 		if err := src.Check(ctx); err == nil || !strings.Contains(err.Error(), "cannot reach") {
 			t.Errorf("Check: %v", err)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		if err := src.List(cctx, func(connectors.Document) error { return nil }); !errors.Is(err, context.Canceled) {
@@ -643,7 +689,7 @@ func TestCredentialsStayOnSite(t *testing.T) {
 		}
 	}))
 	defer other.Close()
-	src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+	src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
 	// A data_source url pointing elsewhere is not followed with credentials.
 	rc, err := src.Open(context.Background(), connectors.Document{ID: "DEV/11/report v2.pdf", DataSource: map[string]any{"url": other.URL + "/x.pdf"}})
 	if err == nil {
@@ -653,7 +699,7 @@ func TestCredentialsStayOnSite(t *testing.T) {
 			t.Errorf("content %q", b)
 		}
 	}
-	if _, err := src.c.resolve(other.URL + "/api/v2/spaces"); err == nil {
+	if _, err := src.c.resolve(context.Background(), other.URL + "/api/v2/spaces"); err == nil {
 		t.Error("resolve accepted another host")
 	}
 	if leaked.Load() != 0 {
@@ -676,7 +722,7 @@ func TestAtlassianBase(t *testing.T) {
 			t.Errorf("%s: base %s, want %s", tt.url, c.base, tt.base)
 		}
 	}
-	src, _ := NewSource(Config{URL: "https://acme.atlassian.net/", Username: "u", APIToken: "t"})
+	src, _ := testSource(Config{URL: "https://acme.atlassian.net/", Username: "u", APIToken: "t"})
 	if !src.c.cloud || src.siteURL != "https://acme.atlassian.net" {
 		t.Errorf("cloud %v site %s", src.c.cloud, src.siteURL)
 	}

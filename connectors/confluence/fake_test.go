@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -11,19 +12,39 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeConfluence serves the REST shapes of platform.md §4: v1 (Cloud and Data Center) and, for
 // Cloud, v2 with cursor pagination and space permissions. Page size is capped by the server so
-// every listing paginates.
+// every listing paginates. It also serves what real Cloud sites do and the first fake did not:
+// 429/503 with Retry-After (developer.atlassian.com/cloud/confluence/rate-limiting/), page
+// ancestors (v2 GET pages/{id}/ancestors, top-down), the legacy /download/attachments path
+// answering 401 to API tokens while the REST download redirects to a media host, archived pages,
+// the API gateway path /ex/confluence/{cloudId}/wiki and the site's /_edge/tenant_info.
 type fakeConfluence struct {
 	srv    *httptest.Server
-	prefix string // context path: "/wiki" (Cloud) or "/confluence" (Data Center)
+	media  *httptest.Server // the media host attachment downloads redirect to (Cloud)
+	prefix string           // context path: "/wiki" (Cloud) or "/confluence" (Data Center)
 	cloud  bool
 
 	user, secret, pat string
 	pageSize          int
+	// permPageSize caps space-permission pages (25, the size the reference reads once).
+	permPageSize int
+
+	// cloudID enables the gateway prefix /ex/confluence/{cloudID}/wiki and tenant_info;
+	// scopedOnly makes the site itself refuse every credential (as it does scoped tokens).
+	cloudID    string
+	scopedOnly bool
+	oauth      string // an OAuth 2.0 access token accepted as Bearer on the gateway
+
+	// faults script failures: the first matching entry with times left answers instead.
+	faults []*fault
+	// mediaAuth counts media-host requests that carried an Authorization header (a leak).
+	mediaAuth atomic.Int32
 
 	spaces []fakeSpace
 	pages  []fakePage
@@ -35,6 +56,35 @@ type fakeConfluence struct {
 
 	mu       sync.Mutex
 	requests []string
+}
+
+// fault answers status (with Retry-After when set) to requests whose path contains match,
+// times times (negative: always).
+type fault struct {
+	match      string
+	status     int
+	retryAfter string
+	times      int
+}
+
+func (f *fakeConfluence) fail(match string, status int, retryAfter string, times int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faults = append(f.faults, &fault{match: match, status: status, retryAfter: retryAfter, times: times})
+}
+
+func (f *fakeConfluence) fault(path string) *fault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, ft := range f.faults {
+		if ft.times != 0 && strings.Contains(path, ft.match) {
+			if ft.times > 0 {
+				ft.times--
+			}
+			return ft
+		}
+	}
+	return nil
 }
 
 type fakeSpace struct {
@@ -55,17 +105,70 @@ type fakePage struct {
 	ReadUsers, ReadGroups, EditUsers, EditGroups []string
 	// Hidden pages are restricted so that the API user cannot see them.
 	Hidden bool
+	// Parent is the parent page's id ("" for a top-level page).
+	Parent string
+	// Status is "current" (when empty) or "archived".
+	Status string
+}
+
+func (p fakePage) status() string {
+	if p.Status == "" {
+		return "current"
+	}
+	return p.Status
 }
 
 func newFake(t *testing.T, cloud bool) *fakeConfluence {
-	f := &fakeConfluence{cloud: cloud, pageSize: 2, files: map[string][]byte{}, user: "bot@example.com", secret: "s3cr3t-token", pat: "pat-0123456789"}
+	f := &fakeConfluence{cloud: cloud, pageSize: 2, permPageSize: 25, files: map[string][]byte{}, user: "bot@example.com", secret: "s3cr3t-token", pat: "pat-0123456789"}
 	f.prefix = "/confluence"
 	if cloud {
 		f.prefix = "/wiki"
 	}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
+	f.media = httptest.NewServer(http.HandlerFunc(f.serveMedia))
+	t.Cleanup(f.media.Close)
 	return f
+}
+
+// mediaHost is the media server's host:port, to allow in Config.MediaHosts.
+func (f *fakeConfluence) mediaHost() string { return strings.TrimPrefix(f.media.URL, "http://") }
+
+// serveMedia serves signed download URLs: /file/<attachment id>?token=<signature>. Like the
+// real media host it needs no Authorization (the signature is the credential).
+func (f *fakeConfluence) serveMedia(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "" {
+		f.mediaAuth.Add(1)
+	}
+	id := strings.TrimPrefix(r.URL.Path, "/file/")
+	for _, a := range f.attachmentList() {
+		if a.id == id && r.URL.Query().Get("token") == "sig-"+id {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write(f.files[a.path])
+			return
+		}
+	}
+	http.Error(w, "bad signature", http.StatusForbidden)
+}
+
+type fakeAttachment struct{ id, page, title, path string }
+
+// attachmentList derives attachments from files named download/attachments/<page>/<file>,
+// with stable ids "att<n>" in name order.
+func (f *fakeConfluence) attachmentList() []fakeAttachment {
+	var keys []string
+	for k := range f.files {
+		if strings.HasPrefix(k, "download/attachments/") {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []fakeAttachment
+	for i, k := range keys {
+		page, title, _ := strings.Cut(strings.TrimPrefix(k, "download/attachments/"), "/")
+		out = append(out, fakeAttachment{id: "att" + strconv.Itoa(1000+i), page: page, title: title, path: k})
+	}
+	return out
 }
 
 func (f *fakeConfluence) siteURL() string { return f.srv.URL + f.prefix }
@@ -102,12 +205,49 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, r.URL.RequestURI())
 	f.mu.Unlock()
-	p, ok := strings.CutPrefix(r.URL.Path, f.prefix+"/")
+	if r.URL.Path == "/_edge/tenant_info" && f.cloudID != "" {
+		// Public, answered without credentials: {"cloudId": "<uuid>"}
+		// (support.atlassian.com/jira/kb/retrieve-my-atlassian-sites-cloud-id).
+		writeJSON(w, 200, map[string]any{"cloudId": f.cloudID})
+		return
+	}
+	gateway := false
+	path := r.URL.Path
+	if f.cloudID != "" {
+		if rest, ok := strings.CutPrefix(path, "/ex/confluence/"+f.cloudID); ok {
+			path, gateway = rest, true
+		}
+	}
+	p, ok := strings.CutPrefix(path, f.prefix+"/")
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	if !f.authorized(r) {
+	if ft := f.fault(p); ft != nil {
+		if ft.retryAfter != "" {
+			w.Header().Set("Retry-After", ft.retryAfter)
+		}
+		if ft.status == 429 {
+			f.v2Error(w, 429, "TOO_MANY_REQUESTS", "Rate limit exceeded")
+		} else {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(ft.status)
+			fmt.Fprint(w, "<html>Service Unavailable</html>")
+		}
+		return
+	}
+	authorized := f.authorized(r)
+	switch {
+	case gateway:
+		authorized = authorized || (f.oauth != "" && r.Header.Get("Authorization") == "Bearer "+f.oauth)
+	case f.scopedOnly:
+		authorized = false
+	}
+	if f.cloud && strings.HasPrefix(p, "download/") {
+		// Atlassian removed API-token access to the legacy download path on Cloud.
+		authorized = false
+	}
+	if !authorized {
 		w.Header().Set("Content-Type", "text/plain")
 		w.WriteHeader(http.StatusUnauthorized)
 		fmt.Fprint(w, "Basic authentication failed")
@@ -134,6 +274,18 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, 200, f.restrictions(*pg))
+	case strings.HasPrefix(p, "rest/api/content/") && strings.Contains(p, "/child/attachment/") && strings.HasSuffix(p, "/download"):
+		// GET /wiki/rest/api/content/{id}/child/attachment/{attachmentId}/download: "Redirects
+		// the client to a URL that serves an attachment's binary data" (Cloud only).
+		rest := strings.TrimSuffix(strings.TrimPrefix(p, "rest/api/content/"), "/download")
+		page, att, _ := strings.Cut(rest, "/child/attachment/")
+		for _, a := range f.attachmentList() {
+			if a.page == page && a.id == att && f.cloud {
+				http.Redirect(w, r, f.media.URL+"/file/"+a.id+"?token=sig-"+a.id, http.StatusFound)
+				return
+			}
+		}
+		f.v1Error(w, 404, "No attachment found")
 	case strings.HasPrefix(p, "rest/api/content/"):
 		id := strings.TrimPrefix(p, "rest/api/content/")
 		pg := f.page(id)
@@ -234,7 +386,7 @@ func (f *fakeConfluence) body(p fakePage) string {
 }
 
 func (f *fakeConfluence) v1Page(p fakePage, withBody bool) map[string]any {
-	out := map[string]any{"id": p.ID, "type": "page", "status": "current", "title": p.Title,
+	out := map[string]any{"id": p.ID, "type": "page", "status": p.status(), "title": p.Title,
 		"history": map[string]any{"latest": true, "createdDate": p.Created, "lastUpdated": map[string]any{"when": p.Modified, "number": p.Version}},
 		"version": map[string]any{"when": p.Modified, "number": p.Version, "minorEdit": false},
 		"_links":  map[string]any{"webui": "/spaces/" + p.Space + "/pages/" + p.ID}}
@@ -249,7 +401,17 @@ func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
 		f.v1Error(w, 400, "type=page expected by the fake")
 		return
 	}
-	pages := f.visiblePages(q.Get("spaceKey"))
+	// v1 lists current content unless asked for another status.
+	status := q.Get("status")
+	if status == "" {
+		status = "current"
+	}
+	var pages []fakePage
+	for _, p := range f.visiblePages(q.Get("spaceKey")) {
+		if p.status() == status {
+			pages = append(pages, p)
+		}
+	}
 	start, end, limit := f.window(q, len(pages))
 	var res []any
 	for _, p := range pages[start:end] {
@@ -257,7 +419,7 @@ func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
 	}
 	next := ""
 	if end < len(pages) {
-		next = fmt.Sprintf("/rest/api/content?spaceKey=%s&type=page&limit=%d&start=%d&expand=%s", q.Get("spaceKey"), limit, end, url.QueryEscape(q.Get("expand")))
+		next = fmt.Sprintf("/rest/api/content?spaceKey=%s&type=page&status=%s&limit=%d&start=%d&expand=%s", q.Get("spaceKey"), status, limit, end, url.QueryEscape(q.Get("expand")))
 	}
 	writeJSON(w, 200, f.v1Envelope(res, start, limit, next))
 }
@@ -339,7 +501,11 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 	}
 	v2Page := func(pg fakePage, body bool) map[string]any {
 		sp := f.space(pg.Space)
-		out := map[string]any{"id": pg.ID, "status": "current", "title": pg.Title, "spaceId": strconv.Itoa(sp.ID), "parentId": nil, "createdAt": pg.Created,
+		var parent any
+		if pg.Parent != "" {
+			parent = pg.Parent
+		}
+		out := map[string]any{"id": pg.ID, "status": pg.status(), "title": pg.Title, "spaceId": strconv.Itoa(sp.ID), "parentId": parent, "createdAt": pg.Created,
 			"version": map[string]any{"number": pg.Version, "createdAt": pg.Modified, "message": "", "minorEdit": false, "authorId": "a"},
 			"_links":  map[string]any{"webui": "/spaces/" + pg.Space + "/pages/" + pg.ID}}
 		if body {
@@ -373,19 +539,64 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 					}
 					items = append(items, m)
 				}
+				saved := limit
+				limit = min(limit, f.permPageSize)
 				page(items, p)
+				limit = saved
 				return
 			}
 		}
 		f.v2Error(w, 404, "NOT_FOUND", "Space not found")
 	case p == "pages":
+		// v2 lists current and archived pages unless status narrows it.
+		statuses := q["status"]
+		if len(statuses) == 0 {
+			statuses = []string{"current", "archived"}
+		}
 		var items []any
 		for _, pg := range f.pages {
-			if sp := f.space(pg.Space); sp != nil && strconv.Itoa(sp.ID) == q.Get("space-id") && !pg.Hidden {
+			if sp := f.space(pg.Space); sp != nil && strconv.Itoa(sp.ID) == q.Get("space-id") && !pg.Hidden && slices.Contains(statuses, pg.status()) {
 				items = append(items, v2Page(pg, false))
 			}
 		}
 		page(items, "pages")
+	case strings.HasPrefix(p, "pages/") && strings.HasSuffix(p, "/ancestors"):
+		// Top-down, at most limit of them (the ones nearest the page); the caller asks again
+		// from the first one for more (developer.atlassian.com/cloud/confluence/rest/v2/api-group-ancestors/).
+		pg := f.page(strings.TrimSuffix(strings.TrimPrefix(p, "pages/"), "/ancestors"))
+		if pg == nil {
+			f.v2Error(w, 404, "NOT_FOUND", "Page not found")
+			return
+		}
+		var chain []any
+		for id := pg.Parent; id != ""; {
+			var parent *fakePage
+			for i := range f.pages {
+				if f.pages[i].ID == id {
+					parent = &f.pages[i]
+				}
+			}
+			if parent == nil {
+				break
+			}
+			chain = append([]any{map[string]any{"id": parent.ID, "type": "page"}}, chain...)
+			id = parent.Parent
+		}
+		if len(chain) > limit {
+			chain = chain[len(chain)-limit:]
+		}
+		writeJSON(w, 200, map[string]any{"results": chain, "_links": map[string]any{"base": f.siteURL()}})
+	case strings.HasPrefix(p, "pages/") && strings.HasSuffix(p, "/attachments"):
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "pages/"), "/attachments")
+		var items []any
+		for _, a := range f.attachmentList() {
+			if a.page == id && (q.Get("filename") == "" || q.Get("filename") == a.title) {
+				items = append(items, map[string]any{"id": a.id, "status": "current", "title": a.title, "pageId": id,
+					"mediaType": "application/octet-stream", "fileSize": len(f.files[a.path]),
+					"downloadLink": "/download/attachments/" + id + "/" + url.PathEscape(a.title) + "?api=v2"})
+			}
+		}
+		page(items, p)
 	case strings.HasPrefix(p, "pages/"):
 		if f.broken[strings.TrimPrefix(p, "pages/")] {
 			f.v2Error(w, 500, "INTERNAL_SERVER_ERROR", "Something went wrong")
@@ -409,4 +620,19 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 // perm builds a v2 space permission assignment.
 func perm(ptype, id, op, target string) map[string]any {
 	return map[string]any{"principal": map[string]any{"type": ptype, "id": id}, "operation": map[string]any{"key": op, "targetType": target}}
+}
+
+// noSleep is a RetryPolicy.Sleep that returns at once (still honouring cancellation).
+func noSleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// testSource is NewSource with retries that do not really wait and, unless the test sets them,
+// media hosts that admit the fakes' media servers (any port of 127.0.0.1).
+func testSource(c Config) (*Source, error) {
+	if c.Retry.Sleep == nil {
+		c.Retry.Sleep = noSleep
+	}
+	if c.MediaHosts == nil {
+		c.MediaHosts = []string{"127.0.0.1"}
+	}
+	return NewSource(c)
 }

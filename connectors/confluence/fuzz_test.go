@@ -25,7 +25,7 @@ func FuzzComputePermissions(f *testing.F) {
 		if dec.Decode(&s) != nil {
 			return
 		}
-		if out, err := computePermissions(r, s); err == nil {
+		if out, err := computePermissions([]map[string]any{r, r}, s); err == nil {
 			if _, err := json.Marshal(out); err != nil {
 				t.Fatalf("result does not encode: %v", err)
 			}

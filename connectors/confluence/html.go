@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -16,7 +17,7 @@ import (
 	"github.com/quarrydocs/quarry/connectors"
 )
 
-// maxImageBytes bounds one inlined image; a bigger one fails the page rather than the process.
+// maxImageBytes bounds one inlined image; a bigger one is skipped rather than exhausting memory.
 const maxImageBytes = 32 << 20
 
 // wrapPage builds the document the reference partitions: a body of class Document holding an
@@ -57,7 +58,7 @@ func (c *client) absolute(ref string) (u *url.URL, ok bool) {
 	var abs string
 	switch {
 	case strings.HasPrefix(ref, "//"):
-		abs = c.base.Scheme + ":" + ref
+		abs = c.site.Scheme + ":" + ref
 	case strings.HasPrefix(ref, "http"):
 		abs = ref
 	default:
@@ -75,8 +76,8 @@ func (c *client) absolute(ref string) (u *url.URL, ok bool) {
 }
 
 // inlineImages replaces the src of every <img> on the site with a base64 data URL of the image
-// (always labelled image/png, as the reference does). Images elsewhere are left untouched; a
-// failed download fails the page.
+// (always labelled image/png, as the reference does). Images elsewhere are left untouched. An
+// image that cannot be fetched is skipped with a warning: the page still partitions.
 func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node) error {
 	var imgs []*html.Node
 	for n := range doc.Descendants() {
@@ -84,6 +85,7 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 			imgs = append(imgs, n)
 		}
 	}
+	atts := attachmentIndex{}
 	for _, n := range imgs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -96,21 +98,111 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 		if !ok {
 			continue
 		}
-		resp, err := s.c.get(ctx, u, fmt.Sprintf("image %s of page %s", u.Path, pageID))
+		what := fmt.Sprintf("image %s of page %s", u.Path, pageID)
+		data, err := s.fetchFile(ctx, u, atts, what)
 		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(io.LimitReader(resp.Body, maxImageBytes+1))
-		resp.Body.Close()
-		if err != nil {
-			return fmt.Errorf("confluence: image %s of page %s: %w", u.Path, pageID, err)
-		}
-		if len(data) > maxImageBytes {
-			return fmt.Errorf("confluence: image %s of page %s is larger than %d MB", u.Path, pageID, maxImageBytes>>20)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.c.log.Warn("confluence: image skipped", "page", pageID, "image", u.Path, "err", err)
+			continue
 		}
 		n.Attr[i].Val = "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
 	}
 	return nil
+}
+
+// attachmentIndex caches, per page id, the page's attachments by file name (attachment ids).
+type attachmentIndex map[string]map[string]string
+
+// attachmentPath splits a site URL of an attachment (/download/attachments/<page>/<file>, or the
+// /download/thumbnails/ variant) into page id and file name.
+func (c *client) attachmentPath(u *url.URL) (pageID, file string, ok bool) {
+	p := strings.TrimPrefix(u.Path, c.site.Path)
+	for _, prefix := range []string{"/download/attachments/", "/download/thumbnails/"} {
+		if rest, found := strings.CutPrefix(p, prefix); found {
+			pageID, file, ok = strings.Cut(rest, "/")
+			if !ok || pageID == "" || file == "" || strings.Contains(file, "/") {
+				return "", "", false
+			}
+			if f, err := url.PathUnescape(file); err == nil {
+				file = f
+			}
+			return pageID, file, true
+		}
+	}
+	return "", "", false
+}
+
+// fetchFile downloads a site URL found in a page (an image or an attachment link), at most
+// maxImageBytes. On Cloud an attachment goes through the REST download endpoint: Atlassian
+// removed API-token access to the legacy /download/attachments path, which answers 401, while
+// GET rest/api/content/{pageId}/child/attachment/{attachmentId}/download redirects to a signed
+// URL on the media host ("Get URI to download attachment", developer.atlassian.com/cloud/
+// confluence/rest/v1/api-group-content---attachments/). Other site URLs are fetched directly
+// unless requests go through the gateway (the site would refuse the gateway's credentials).
+func (s *Source) fetchFile(ctx context.Context, u *url.URL, atts attachmentIndex, what string) ([]byte, error) {
+	var resp *http.Response
+	var err error
+	if pageID, file, ok := s.c.attachmentPath(u); ok && s.c.cloud {
+		resp, err = s.downloadAttachment(ctx, pageID, file, atts, what)
+	} else if s.c.gateway != "" {
+		return nil, fmt.Errorf("confluence: %s: not an attachment, and the site is reached through the API gateway", what)
+	} else {
+		resp, err = s.c.download(ctx, u, what)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxImageBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("confluence: %s: %w", what, err)
+	}
+	if len(data) > maxImageBytes {
+		return nil, fmt.Errorf("confluence: %s is larger than %d MB", what, maxImageBytes>>20)
+	}
+	return data, nil
+}
+
+// downloadAttachment finds an attachment's id among the page's attachments (GET
+// api/v2/pages/{id}/attachments, whose results carry id and title) and opens the REST download.
+func (s *Source) downloadAttachment(ctx context.Context, pageID, file string, atts attachmentIndex, what string) (*http.Response, error) {
+	byName, ok := atts[pageID]
+	if !ok {
+		byName = map[string]string{}
+		ref := "api/v2/pages/" + url.PathEscape(pageID) + "/attachments?limit=250"
+		for pages := 0; ref != "" && pages < 100; pages++ {
+			var resp struct {
+				Results []struct {
+					ID    any    `json:"id"`
+					Title string `json:"title"`
+				} `json:"results"`
+				Links struct {
+					Next string `json:"next"`
+				} `json:"_links"`
+			}
+			if err := s.c.getJSON(ctx, ref, "attachments of page "+pageID, &resp); err != nil {
+				return nil, err
+			}
+			for _, r := range resp.Results {
+				if id := idString(r.ID); id != "" {
+					byName[r.Title] = id
+				}
+			}
+			ref = s.c.nextRef(resp.Links.Next, true)
+		}
+		atts[pageID] = byName
+	}
+	id, ok := byName[file]
+	if !ok {
+		return nil, fmt.Errorf("confluence: %s: page %s has no attachment named %q", what, pageID, file)
+	}
+	u, err := s.c.resolve(ctx, "rest/api/content/"+url.PathEscape(pageID)+"/child/attachment/"+url.PathEscape(id)+"/download")
+	if err != nil {
+		return nil, err
+	}
+	return s.c.download(ctx, u, what)
 }
 
 // attachments finds the embedded files of a page's view HTML (file macros render as
@@ -150,8 +242,17 @@ func (s *Source) attachments(p page, pageDoc connectors.Document) []connectors.D
 }
 
 // openAttachment downloads an attachment listed by List. Its URL is in the document's
-// data_source; a document rebuilt from its ID alone uses the standard download path.
+// data_source; a document rebuilt from its ID alone uses the standard download path. On Cloud
+// the REST download endpoint is used (see fetchFile).
 func (s *Source) openAttachment(ctx context.Context, doc connectors.Document, pageID, file string) (io.ReadCloser, error) {
+	what := fmt.Sprintf("attachment %q of page %s", file, pageID)
+	if s.c.cloud {
+		resp, err := s.downloadAttachment(ctx, pageID, file, attachmentIndex{}, what)
+		if err != nil {
+			return nil, err
+		}
+		return resp.Body, nil
+	}
 	var u *url.URL
 	if raw, ok := doc.DataSource["url"].(string); ok {
 		if v, ok := s.c.absolute(raw); ok {
@@ -159,13 +260,13 @@ func (s *Source) openAttachment(ctx context.Context, doc connectors.Document, pa
 		}
 	}
 	if u == nil {
-		v, err := s.c.resolve("download/attachments/" + url.PathEscape(pageID) + "/" + url.PathEscape(file))
+		v, err := s.c.resolve(ctx, "download/attachments/"+url.PathEscape(pageID)+"/"+url.PathEscape(file))
 		if err != nil {
 			return nil, err
 		}
 		u = v
 	}
-	resp, err := s.c.get(ctx, u, fmt.Sprintf("attachment %q of page %s", file, pageID))
+	resp, err := s.c.download(ctx, u, what)
 	if err != nil {
 		return nil, err
 	}

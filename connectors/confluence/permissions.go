@@ -2,6 +2,8 @@ package confluence
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +15,14 @@ import (
 // assignments stop being added once this many entries were counted.
 const maxMetadataPermissions = 250
 
-// errPermissions marks input the reference algorithm fails on; the page then gets no
-// permissions_data at all (as the reference does when any step throws).
-var errPermissions = errors.New("confluence: permissions not computable")
+// errPermissions marks restriction or permission data of an unexpected shape. Unlike the
+// reference (which then leaves permissions_data null, read downstream as "no access control"),
+// the page then fails as a file.
+var errPermissions = errors.New("confluence: permissions not computable from the site's answer")
 
 // spacePermissions lists a space's permission assignments through the v2 API (Cloud only),
-// following every page of results. Data Center has no such endpoint: the error means "no
-// permissions", not a failed run.
+// following every page of results (the reference reads only the first 25). Data Center has no
+// such endpoint and is not asked.
 func (c *client) spacePermissions(ctx context.Context, spaceID string) ([]any, error) {
 	var out []any
 	ref := "api/v2/spaces/" + url.PathEscape(spaceID) + "/permissions?limit=250"
@@ -46,67 +49,92 @@ func (c *client) pageRestrictions(ctx context.Context, pageID string) (map[strin
 	return out, err
 }
 
-// bucket is one operation's principals; ids are JSON strings or numbers.
-type bucket struct{ users, groups map[any]bool }
+// ancestorBatch reads one answer of v2 GET pages/{id}/ancestors (Cloud): ancestors "in
+// top-to-bottom order", at most limit of them, "additional results … available by calling this
+// endpoint with the ID of first ancestor in the response payload"
+// (developer.atlassian.com/cloud/confluence/rest/v2/api-group-ancestors/).
+func (c *client) ancestorBatch(ctx context.Context, pageID string) ([]string, error) {
+	var resp struct {
+		Results []struct {
+			ID any `json:"id"`
+		} `json:"results"`
+	}
+	if err := c.getJSON(ctx, "api/v2/pages/"+url.PathEscape(pageID)+"/ancestors?limit=250", "ancestors of page "+pageID, &resp); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(resp.Results))
+	for _, r := range resp.Results {
+		id := idString(r.ID)
+		if id == "" {
+			return nil, fmt.Errorf("confluence: ancestors of page %s: an ancestor without id: %w", pageID, errPermissions)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
 
-// computePermissions merges page restrictions and space assignments into the reference's
-// permissions_data shape (platform.md §2.8):
-//
-//	[{"read": {"users": [...], "groups": [...]}}, {"update": {...}}, {"delete": {...}}]
-//
-// It reproduces the reference's semantics, including where it gives up: a principal type
-// other than user or group, an operation other than read/update/delete among the
-// restrictions, a user without accountId (Data Center's user objects) — each yields
-// errPermissions, so the page carries no permissions.
-func computePermissions(restrictions map[string]any, space []any) (any, error) {
-	roles := map[string]*bucket{}
-	for _, op := range []string{"read", "update", "delete"} {
-		roles[op] = &bucket{users: map[any]bool{}, groups: map[any]bool{}}
-	}
-	set := func(op, entityType string) (map[any]bool, error) {
-		b := roles[op]
-		if b == nil {
-			return nil, errPermissions
-		}
-		switch entityType {
-		case "user":
-			return b.users, nil
-		case "group":
-			return b.groups, nil
-		}
-		return nil, errPermissions
-	}
-	restricted := func(op string) bool {
-		r, _ := dig(restrictions, op, "restrictions").(map[string]any)
-		for _, et := range []string{"user", "group"} {
-			if res, _ := dig(r, et, "results").([]any); len(res) > 0 {
-				return true
-			}
-		}
-		return false
-	}
-	viewRestricted, editRestricted := restricted("read"), restricted("update")
+// principalSet is a set of users (account ids) and groups (group ids).
+type principalSet struct{ users, groups map[any]bool }
 
-	total := 0
+func newPrincipalSet() principalSet {
+	return principalSet{users: map[any]bool{}, groups: map[any]bool{}}
+}
+
+// of returns the map for a principal type; other types (roles, guests…) have none.
+func (s principalSet) of(ptype string) map[any]bool {
+	switch ptype {
+	case "user":
+		return s.users
+	case "group":
+		return s.groups
+	}
+	return nil
+}
+
+// intersect keeps the users that are in o's users and the groups that are in o's groups. Across
+// two view restrictions this can only under-state who may read (a user allowed by name on one
+// page and through a group on the other is dropped): group membership is not resolved, and
+// when in doubt the index should expose less.
+func (s principalSet) intersect(o principalSet) principalSet {
+	out := newPrincipalSet()
+	for id := range s.users {
+		if o.users[id] {
+			out.users[id] = true
+		}
+	}
+	for id := range s.groups {
+		if o.groups[id] {
+			out.groups[id] = true
+		}
+	}
+	return out
+}
+
+// restrictionSets reads one restriction/byOperation answer into the principals of each
+// operation ("update" principals are also readers: a user who may edit a page may view it), and
+// whether the page itself is view- and edit-restricted. Anything but the documented shape is
+// errPermissions.
+func restrictionSets(restrictions map[string]any) (ops map[string]principalSet, viewRestricted, editRestricted bool, count int, err error) {
+	ops = map[string]principalSet{"read": newPrincipalSet(), "update": newPrincipalSet()}
 	for _, op := range sortedKeys(restrictions) {
 		perms, ok := restrictions[op].(map[string]any)
 		if !ok {
-			return nil, errPermissions
+			return nil, false, false, 0, errPermissions
 		}
 		r, _ := perms["restrictions"].(map[string]any)
 		for _, entityType := range sortedKeys(r) {
 			data, ok := r[entityType].(map[string]any)
 			if !ok {
-				return nil, errPermissions
+				return nil, false, false, 0, errPermissions
 			}
 			results, ok := data["results"].([]any)
 			if !ok {
-				return nil, errPermissions
+				return nil, false, false, 0, errPermissions
 			}
 			for _, e := range results {
 				ent, ok := e.(map[string]any)
 				if !ok {
-					return nil, errPermissions
+					return nil, false, false, 0, errPermissions
 				}
 				key := "id"
 				if entityType == "user" {
@@ -114,26 +142,76 @@ func computePermissions(restrictions map[string]any, space []any) (any, error) {
 				}
 				id, ok := idValue(ent[key])
 				if !ok {
-					return nil, errPermissions
+					return nil, false, false, 0, errPermissions
 				}
-				s, err := set(op, entityType)
-				if err != nil {
-					return nil, err
+				set, known := ops[op]
+				if !known || set.of(entityType) == nil {
+					return nil, false, false, 0, errPermissions
 				}
-				s[id] = true
-				total++
-				// Edit implies view; not counted twice.
-				if op == "update" {
-					rs, err := set("read", entityType)
-					if err != nil {
-						return nil, err
-					}
-					rs[id] = true
+				set.of(entityType)[id] = true
+				count++
+				switch op {
+				case "read":
+					viewRestricted = true
+				case "update":
+					editRestricted = true
+					ops["read"].of(entityType)[id] = true
 				}
 			}
 		}
 	}
+	return ops, viewRestricted, editRestricted, count, nil
+}
 
+// computePermissions merges the restrictions of a page and its ancestors with the space's
+// permission assignments into the reference's permissions_data shape (platform.md §2.8):
+//
+//	[{"read": {"users": [...], "groups": [...]}}, {"update": {...}}, {"delete": {...}}]
+//
+// chain holds the restriction/byOperation answers of the ancestors top-down, then the page's.
+// Confluence documents that view restrictions are inherited by every descendant while edit
+// restrictions apply to the page alone ("Add or remove page restrictions", support.atlassian.com/
+// confluence-cloud/docs/add-or-remove-page-restrictions/): so
+//
+//   - read is the page's own rule (its view restriction, or the space's readers and admins when
+//     it has none, plus its editors), intersected with the view restriction of every restricted
+//     ancestor; a page under a restricted ancestor gets none of the space's readers;
+//   - update is the page's edit restriction (or the space's admins when it has none), limited
+//     to read; delete goes to holders of the space's delete-page permission found in read.
+//
+// Principals other than users and groups (roles) cannot be written in this shape and are left
+// out, which can only under-state who may read. Malformed answers yield errPermissions; the
+// caller must then not emit the page as if it had no access control.
+func computePermissions(chain []map[string]any, space []any) (any, error) {
+	if len(chain) == 0 {
+		return nil, errPermissions
+	}
+	ops, viewRestricted, editRestricted, total, err := restrictionSets(chain[len(chain)-1])
+	if err != nil {
+		return nil, err
+	}
+	var inherited *principalSet
+	for _, a := range chain[:len(chain)-1] {
+		aops, aview, _, _, err := restrictionSets(a)
+		if err != nil {
+			return nil, err
+		}
+		if !aview {
+			continue
+		}
+		v := aops["read"]
+		if inherited != nil {
+			v = inherited.intersect(v)
+		}
+		inherited = &v
+	}
+	read, update := ops["read"], ops["update"]
+	restricted := viewRestricted || inherited != nil
+	type grant struct {
+		ptype string
+		id    any
+	}
+	var deleters []grant
 	for _, a := range space {
 		if total >= maxMetadataPermissions {
 			break
@@ -149,62 +227,65 @@ func computePermissions(restrictions map[string]any, space []any) (any, error) {
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return nil, errPermissions
 		}
+		if read.of(ptype) == nil {
+			continue // a role or another principal type: not expressible, left out
+		}
 		switch {
-		case target == "space" && opKey == "read" && !viewRestricted:
-			s, err := set("read", ptype)
-			if err != nil {
-				return nil, err
-			}
-			s[pid] = true
+		case target == "space" && opKey == "read" && !restricted:
+			read.of(ptype)[pid] = true
 			total++
-		case target == "space" && opKey == "administer":
-			if viewRestricted {
-				continue
-			}
-			s, err := set("read", ptype)
-			if err != nil {
-				return nil, err
-			}
-			s[pid] = true
+		case target == "space" && opKey == "administer" && !restricted:
+			read.of(ptype)[pid] = true
 			total++
 			if !editRestricted {
-				u, err := set("update", ptype)
-				if err != nil {
-					return nil, err
-				}
-				u[pid] = true
+				update.of(ptype)[pid] = true
 			}
 		case target == "page" && opKey == "delete":
-			// Deleting pages is granted only to principals that can already read this one;
-			// like the reference, this depends on the assignment order.
-			r, err := set("read", ptype)
-			if err != nil {
-				return nil, err
-			}
-			if r[pid] {
-				d, err := set("delete", ptype)
-				if err != nil {
-					return nil, err
-				}
-				d[pid] = true
-				total++
-			}
+			deleters = append(deleters, grant{ptype, pid})
+		}
+	}
+	if inherited != nil {
+		if viewRestricted {
+			read = read.intersect(*inherited)
+		} else {
+			read = inherited.intersect(*inherited)
+		}
+	}
+	update = update.intersect(read)
+	del := newPrincipalSet()
+	for _, g := range deleters {
+		if read.of(g.ptype)[g.id] {
+			del.of(g.ptype)[g.id] = true
 		}
 	}
 
 	out := make([]any, 0, 3)
-	for _, op := range []string{"read", "update", "delete"} {
-		users, err := sortedIDs(roles[op].users)
+	for _, b := range []struct {
+		op  string
+		set principalSet
+	}{{"read", read}, {"update", update}, {"delete", del}} {
+		users, err := sortedIDs(b.set.users)
 		if err != nil {
 			return nil, err
 		}
-		groups, err := sortedIDs(roles[op].groups)
+		groups, err := sortedIDs(b.set.groups)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{op: map[string]any{"users": users, "groups": groups}})
+		out = append(out, map[string]any{b.op: map[string]any{"users": users, "groups": groups}})
 	}
 	return out, nil
+}
+
+// aclDigest is a short, stable digest of a page's permissions_data: stored in the document's
+// version, it makes an incremental run re-emit a page whose permissions alone changed.
+func aclDigest(perms any) (string, error) {
+	b, err := json.Marshal(perms)
+	if err != nil {
+		return "", fmt.Errorf("confluence: permissions digest: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8]), nil
 }
 
 // idValue normalises an id for set membership: strings stay strings, numbers become float64
