@@ -315,9 +315,7 @@ func (s *Source) pagePermissions(ctx context.Context, pageID string, spacePerms 
 			if r, err = s.c.pageRestrictions(ctx, id); err != nil {
 				return nil, err
 			}
-			if id != pageID {
-				cache.restrictions[id] = r
-			}
+			cache.restrictions[id] = r
 		}
 		chain = append(chain, r)
 	}

@@ -699,7 +699,7 @@ func TestCredentialsStayOnSite(t *testing.T) {
 			t.Errorf("content %q", b)
 		}
 	}
-	if _, err := src.c.resolve(context.Background(), other.URL + "/api/v2/spaces"); err == nil {
+	if _, err := src.c.resolve(context.Background(), other.URL+"/api/v2/spaces"); err == nil {
 		t.Error("resolve accepted another host")
 	}
 	if leaked.Load() != 0 {

@@ -58,8 +58,9 @@ type fakeConfluence struct {
 	requests []string
 }
 
-// fault answers status (with Retry-After when set) to requests whose path contains match,
-// times times (negative: always).
+// fault answers status (with Retry-After when set) to requests whose path (below the context
+// path, without query) contains match, or equals it when match ends with "$", times times
+// (negative: always).
 type fault struct {
 	match      string
 	status     int
@@ -77,7 +78,11 @@ func (f *fakeConfluence) fault(path string) *fault {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, ft := range f.faults {
-		if ft.times != 0 && strings.Contains(path, ft.match) {
+		hit := strings.Contains(path, ft.match)
+		if exact, ok := strings.CutSuffix(ft.match, "$"); ok {
+			hit = path == exact
+		}
+		if ft.times != 0 && hit {
 			if ft.times > 0 {
 				ft.times--
 			}
@@ -540,7 +545,9 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 					items = append(items, m)
 				}
 				saved := limit
-				limit = min(limit, f.permPageSize)
+				if limit, _ = strconv.Atoi(q.Get("limit")); limit <= 0 || limit > f.permPageSize {
+					limit = f.permPageSize
+				}
 				page(items, p)
 				limit = saved
 				return
