@@ -75,3 +75,14 @@ func (t *Table) Grid() [][]string {
 	}
 	return g
 }
+
+// nonEmpty returns the cells with text.
+func (t *Table) nonEmpty() []Cell {
+	var out []Cell
+	for _, c := range t.Cells {
+		if c.Text != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}

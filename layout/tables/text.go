@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -152,6 +153,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	if minCols <= 0 {
 		minCols = 2
 	}
+	block = composite(block, ws)
 	if len(block) < minRows {
 		return Table{}, false
 	}
@@ -200,6 +202,19 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			c0, c1 = colOf((b.X0+b.X1)/2), colOf((b.X0+b.X1)/2)
 		}
 		return c0, c1
+	}
+	// Each column's extent over the whole block: where its text starts and ends.
+	colLeft := make([]float64, len(colsIv))
+	colRight := make([]float64, len(colsIv))
+	for k := range colsIv {
+		colLeft[k], colRight[k] = math.Inf(1), math.Inf(-1)
+	}
+	for _, l := range block {
+		for _, w := range l.words {
+			c0, c1 := wordCols(w)
+			colLeft[c0] = minf(colLeft[c0], ws[w].Box.X0)
+			colRight[c1] = maxf(colRight[c1], ws[w].Box.X1)
+		}
 	}
 	bb := blockBox(block)
 	rules := rulesAcross(hs, bb)
@@ -270,8 +285,11 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 				cont = !prev.spans
 			default:
 				first := []rune(ws[l.words[0]].Text)[0]
-				// A wrapped cell: a line starting in lower case with fewer phrases.
-				cont = unicode.IsLower(first) && !ln && !prev.spans && 2*len(l.phrases) <= len(pl.phrases)
+				// A wrapped cell: a line starting in lower case or with a bracket, with fewer
+				// phrases; or a line of text under cells of the row, its first column empty.
+				lower := unicode.IsLower(first) || first == '(' || first == '['
+				cont = lower && !ln && !prev.spans && 2*len(l.phrases) <= len(pl.phrases)
+				cont = cont || (!prev.spans && continuesRow(l, prev.lines, block, ws, wordCols, colLeft, colRight))
 			}
 			if cont {
 				prev.lines = append(prev.lines, k)
@@ -354,7 +372,8 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			multi++
 		}
 	}
-	if multi < 2 {
+	if multi < 2 || 10*len(t.nonEmpty()) < 3*t.Rows*t.Cols {
+		// Too sparse: the labels of a chart, scattered text.
 		return Table{}, false
 	}
 	if len(rules) > 0 {
@@ -378,6 +397,67 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	t.Words = words
 	return t, true
+}
+
+// composite joins lines that overlap vertically by more than a fifth of their height into
+// one: a figure set between the two lines of a wrapped label belongs with both.
+func composite(block []tline, ws []Word) []tline {
+	var out []tline
+	for _, l := range block {
+		if n := len(out); n > 0 && out[n-1].box.Y0-l.box.Y1 < -0.2*l.size {
+			c := &out[n-1]
+			c.words = append(append([]int(nil), c.words...), l.words...)
+			sort.Slice(c.words, func(a, b int) bool { return ws[c.words[a]].Box.X0 < ws[c.words[b]].Box.X0 })
+			c.box = c.box.Union(l.box)
+			c.size = maxf(c.size, l.size)
+			c.phrases = phrasesOf(c.line, ws)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// continuesRow reports whether line l carries on the cells of a row: its first column is
+// empty, each of its words lies under a column the row already fills, and it is not a line of
+// figures (figures under figures are a new row, whose label cell is merged above it).
+func continuesRow(l tline, rowLines []int, block []tline, ws []Word, wordCols func(int) (int, int), colLeft, colRight []float64) bool {
+	filled := map[int]bool{}
+	for _, k := range rowLines {
+		for _, w := range block[k].words {
+			c0, c1 := wordCols(w)
+			for c := c0; c <= c1; c++ {
+				filled[c] = true
+			}
+		}
+	}
+	// The row's last line must reach across most of each column the line continues: text
+	// wraps because it is full; a short entry followed by another is a new row.
+	last := block[rowLines[len(rowLines)-1]]
+	reach := map[int]float64{}
+	for _, w := range last.words {
+		_, c1 := wordCols(w)
+		reach[c1] = maxf(reach[c1], ws[w].Box.X1)
+	}
+	text := false
+	for _, w := range l.words {
+		c0, c1 := wordCols(w)
+		if c0 == 0 {
+			return false
+		}
+		if r, ok := reach[c1]; !ok || r < colLeft[c0]+0.6*(colRight[c1]-colLeft[c0]) {
+			return false
+		}
+		for c := c0; c <= c1; c++ {
+			if !filled[c] {
+				return false
+			}
+		}
+		if !numeric(ws[w].Text) {
+			text = true
+		}
+	}
+	return text
 }
 
 // rulesAcross returns the horizontal rules that run across most of box (within a text line of
