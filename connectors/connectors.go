@@ -47,6 +47,19 @@ type Destination interface {
 	Check(ctx context.Context) error
 }
 
+// Env is the operator's policy, handed by the platform to every connector it validates or builds.
+// It is configuration, not a global: a test or an embedding program builds connectors with the Env
+// it wants.
+type Env struct {
+	// AllowPrivateNetwork lets connectors reach loopback, private and link-local addresses
+	// (an on-premises service, an emulator). Off: such addresses are refused at connect time
+	// (see internal/netguard).
+	AllowPrivateNetwork bool
+	// LocalRoots are the directories the local connector may read and write; none means the
+	// local connector is refused.
+	LocalRoots []string
+}
+
 // Kind describes one connector type. Config values are the JSON-decoded "config" object of the
 // platform API's connector bodies.
 type Kind struct {
@@ -54,13 +67,18 @@ type Kind struct {
 	Type string
 	// Secrets lists the config keys stored encrypted and returned masked.
 	Secrets []string
+	// Targets lists the config keys that say where the secrets are sent (a URL, an endpoint, an
+	// account, a user name). A secret given back as the mask is kept on update only when none of
+	// them changed; otherwise the client must send the secret again, so a stored password cannot
+	// be retargeted at another host. Nil means every key that is not a secret.
+	Targets []string
 	// Validate checks a config; it returns a *engine.ValidationError whose locations are
 	// ["body", "config", key] so the API answers 422 with the list-form detail.
-	Validate func(config map[string]any) error
+	Validate func(config map[string]any, env Env) error
 	// NewSource builds a source; nil when the type cannot be a source.
-	NewSource func(config map[string]any) (Source, error)
+	NewSource func(config map[string]any, env Env) (Source, error)
 	// NewDestination builds a destination; nil when the type cannot be a destination.
-	NewDestination func(config map[string]any) (Destination, error)
+	NewDestination func(config map[string]any, env Env) (Destination, error)
 }
 
 var registry = struct {

@@ -7,14 +7,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/quarrydocs/quarry/connectors"
 
 	_ "github.com/quarrydocs/quarry/connectors/all" // every connector kind (azure, confluence, local)
 
+	"github.com/quarrydocs/quarry/internal/netguard"
 	"github.com/quarrydocs/quarry/platform/api"
 	"github.com/quarrydocs/quarry/platform/jobs"
 	"github.com/quarrydocs/quarry/platform/secret"
@@ -38,7 +43,13 @@ type Config struct {
 	Workers int
 	// InProcess runs pure-Go strategies inside this process.
 	InProcess bool
-	Logger    *slog.Logger
+	// LocalRoots are the only directories local connectors may read and write. Empty: the
+	// folder "local" under DataDir (created). A root may not contain the data directory, the
+	// database or the secret key file: Open refuses such a configuration.
+	LocalRoots []string
+	// AllowPrivateNetwork lets connectors reach loopback, private and link-local addresses.
+	AllowPrivateNetwork bool
+	Logger              *slog.Logger
 	// Jobs overrides runner settings (heartbeat, lease…); Store, Secrets, Workers, Logger and
 	// InProcess are filled from the fields above.
 	Jobs jobs.Config
@@ -64,30 +75,26 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	var key []byte
-	var err error
-	if cfg.SecretKey != "" {
-		key, err = secret.ParseKey(cfg.SecretKey)
-	} else {
-		key, err = secret.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "secret.key"))
-	}
+	roots, err := LocalRoots(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("platform: %w", err)
-	}
-	box, err := secret.New(key)
-	if err != nil {
-		return nil, fmt.Errorf("platform: %w", err)
+		return nil, err
 	}
 	st, err := store.Open(ctx, cfg.Database, cfg.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("platform: %w", err)
+	}
+	box, err := openBox(ctx, cfg, st)
+	if err != nil {
+		st.Close()
+		return nil, err
 	}
 	if err := checkKey(ctx, st, box); err != nil {
 		st.Close()
 		return nil, err
 	}
 	jc := cfg.Jobs
-	jc.Store, jc.Secrets, jc.Workers, jc.Logger, jc.InProcess = st, box, cfg.Workers, cfg.Logger, cfg.InProcess
+	env := connectors.Env{LocalRoots: roots, AllowPrivateNetwork: cfg.AllowPrivateNetwork}
+	jc.Store, jc.Secrets, jc.Workers, jc.Logger, jc.InProcess, jc.Env = st, box, cfg.Workers, cfg.Logger, cfg.InProcess, env
 	if jc.UploadDir == "" {
 		jc.UploadDir = filepath.Join(cfg.DataDir, "uploads")
 	}
@@ -96,8 +103,95 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 		st.Close()
 		return nil, fmt.Errorf("platform: %w", err)
 	}
-	a := api.New(api.Config{Store: st, Secrets: box, Runner: runner, APIKeys: cfg.APIKeys, Logger: cfg.Logger})
+	a := api.New(api.Config{Store: st, Secrets: box, Runner: runner, APIKeys: cfg.APIKeys, Logger: cfg.Logger, Env: env})
 	return &Platform{Store: st, Secrets: box, Runner: runner, API: a}, nil
+}
+
+// openBox loads the secret key. A key file is created only for a database that holds no sealed
+// secret yet: when the file has gone missing but sealed rows exist, a new key could never open
+// them, and writing one would hide the loss until the first job fails — so Open fails closed.
+func openBox(ctx context.Context, cfg Config, st *store.Store) (*secret.Box, error) {
+	var key []byte
+	var err error
+	if cfg.SecretKey != "" {
+		key, err = secret.ParseKey(cfg.SecretKey)
+	} else {
+		path := filepath.Join(cfg.DataDir, "secret.key")
+		key, err = secret.LoadKeyFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			_, sealed, serr := st.GetMeta(ctx, keyCheckName)
+			if serr != nil {
+				return nil, fmt.Errorf("platform: %w", serr)
+			}
+			if sealed {
+				return nil, fmt.Errorf("platform: the secret key file %s is missing but this database holds secrets sealed with a key; "+
+					"restore the file or give the key (--secret-key or QUARRY_SECRET_KEY) — a new key is not created, as it could not open them", path)
+			}
+			key, err = secret.LoadOrCreateKeyFile(path)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("platform: %w", err)
+	}
+	box, err := secret.New(key)
+	if err != nil {
+		return nil, fmt.Errorf("platform: %w", err)
+	}
+	return box, nil
+}
+
+// LocalRoots returns the directories local connectors are confined to (cfg.LocalRoots, else
+// DataDir/local), made absolute and created when missing. It refuses a root that contains the
+// data directory, the database file or the secret key: the connector would otherwise hand them
+// to any API user (or overwrite them).
+func LocalRoots(cfg Config) ([]string, error) {
+	dataDir := cfg.DataDir
+	if dataDir == "" {
+		dataDir = "data"
+	}
+	roots := cfg.LocalRoots
+	if len(roots) == 0 {
+		roots = []string{filepath.Join(dataDir, "local")}
+	}
+	protected := []string{dataDir}
+	if cfg.Database != "" && !strings.Contains(cfg.Database, "://") {
+		protected = append(protected, cfg.Database)
+	}
+	out := make([]string, 0, len(roots))
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, fmt.Errorf("platform: local root %s: %w", r, err)
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return nil, fmt.Errorf("platform: local root: %w", err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("platform: local root: %w", err)
+		}
+		for _, p := range protected {
+			pa, err := filepath.Abs(p)
+			if err != nil {
+				return nil, fmt.Errorf("platform: %w", err)
+			}
+			if pr, err := filepath.EvalSymlinks(pa); err == nil {
+				pa = pr
+			}
+			if within(real, pa) {
+				return nil, fmt.Errorf("platform: local root %s contains %s (the data directory or database); "+
+					"local connectors could read the secret key: choose a root outside it", r, p)
+			}
+		}
+		out = append(out, real)
+	}
+	return out, nil
+}
+
+// within reports whether p is dir or lies beneath it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func checkKey(ctx context.Context, st *store.Store, box *secret.Box) error {
@@ -137,7 +231,15 @@ func (p *Platform) Close(grace time.Duration) error {
 }
 
 // EnvDefaults returns the configuration from the environment: QUARRY_DATABASE,
-// QUARRY_DATA_DIR and QUARRY_SECRET_KEY.
+// QUARRY_DATA_DIR, QUARRY_SECRET_KEY, QUARRY_LOCAL_ROOT (a list separated by the OS path-list
+// separator, ':' on Unix) and QUARRY_ALLOW_PRIVATE_NETWORK.
 func EnvDefaults() Config {
-	return Config{Database: os.Getenv("QUARRY_DATABASE"), DataDir: os.Getenv("QUARRY_DATA_DIR"), SecretKey: os.Getenv("QUARRY_SECRET_KEY")}
+	var roots []string
+	for _, r := range filepath.SplitList(os.Getenv("QUARRY_LOCAL_ROOT")) {
+		if strings.TrimSpace(r) != "" {
+			roots = append(roots, r)
+		}
+	}
+	return Config{Database: os.Getenv("QUARRY_DATABASE"), DataDir: os.Getenv("QUARRY_DATA_DIR"), SecretKey: os.Getenv("QUARRY_SECRET_KEY"),
+		LocalRoots: roots, AllowPrivateNetwork: netguard.AllowPrivateFromEnv()}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/quarrydocs/quarry/platform"
@@ -17,23 +18,45 @@ import (
 type platformOptions struct {
 	database, dataDir, secretKey *string
 	workers                      *int
+	localRoots                   *replaceList
+	allowPrivate                 *bool
+}
+
+// replaceList is a repeatable flag whose first use replaces the default (from the environment).
+type replaceList struct {
+	vals []string
+	set  bool
+}
+
+func (l *replaceList) String() string { return strings.Join(l.vals, ",") }
+func (l *replaceList) Set(v string) error {
+	if !l.set {
+		l.vals, l.set = nil, true
+	}
+	l.vals = append(l.vals, v)
+	return nil
 }
 
 func platformFlags(fs *flag.FlagSet) platformOptions {
 	env := platform.EnvDefaults()
 	workers, _ := strconv.Atoi(envDefault("QUARRY_WORKERS", "0"))
+	roots := replaceList{vals: env.LocalRoots}
+	fs.Var(&roots, "local-root", "directory local connectors may use; repeatable; default DATA-DIR/local (env QUARRY_LOCAL_ROOT, ':'-separated)")
 	return platformOptions{
-		database:  fs.String("database", env.Database, "platform database: postgres://… or an SQLite file; default DATA-DIR/quarry.db (env QUARRY_DATABASE)"),
-		dataDir:   fs.String("data-dir", envDefault("QUARRY_DATA_DIR", "data"), "directory of the SQLite database and the generated secret key (env QUARRY_DATA_DIR)"),
-		secretKey: fs.String("secret-key", env.SecretKey, "base64 or hex AES-256 key sealing connector secrets; default: DATA-DIR/secret.key, created on first use (env QUARRY_SECRET_KEY)"),
-		workers:   fs.Int("workers", workers, "files partitioned at once by this process's job workers; 0 = CPUs, -1 = none (env QUARRY_WORKERS)"),
+		localRoots:   &roots,
+		allowPrivate: fs.Bool("allow-private-network", env.AllowPrivateNetwork, "let connectors reach loopback, private and link-local addresses, e.g. an on-premises Confluence or Azurite (env QUARRY_ALLOW_PRIVATE_NETWORK)"),
+		database:     fs.String("database", env.Database, "platform database: postgres://… or an SQLite file; default DATA-DIR/quarry.db (env QUARRY_DATABASE)"),
+		dataDir:      fs.String("data-dir", envDefault("QUARRY_DATA_DIR", "data"), "directory of the SQLite database and the generated secret key (env QUARRY_DATA_DIR)"),
+		secretKey:    fs.String("secret-key", env.SecretKey, "base64 or hex AES-256 key sealing connector secrets; default: DATA-DIR/secret.key, created on first use (env QUARRY_SECRET_KEY)"),
+		workers:      fs.Int("workers", workers, "files partitioned at once by this process's job workers; 0 = CPUs, -1 = none (env QUARRY_WORKERS)"),
 	}
 }
 
 // openPlatform opens the platform and starts its workers.
 func openPlatform(ctx context.Context, o platformOptions, keys []string, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
 	p, err := platform.Open(ctx, platform.Config{Database: *o.database, DataDir: *o.dataDir, SecretKey: *o.secretKey,
-		APIKeys: keys, Workers: *o.workers, InProcess: inProcess, Logger: log})
+		APIKeys: keys, Workers: *o.workers, InProcess: inProcess, Logger: log,
+		LocalRoots: o.localRoots.vals, AllowPrivateNetwork: *o.allowPrivate})
 	if err != nil {
 		return nil, err
 	}

@@ -27,25 +27,35 @@ import (
 
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
 func init() {
 	connectors.Register(connectors.Kind{
-		Type:     "azure",
-		Secrets:  secretKeys,
-		Validate: Validate,
-		NewSource: func(config map[string]any) (connectors.Source, error) {
+		Type:    "azure",
+		Secrets: secretKeys,
+		Targets: []string{"remote_url", "account_name", "connection_string"},
+		Validate: func(config map[string]any, env connectors.Env) error {
+			c, err := ParseConfig(config)
+			if err != nil {
+				return err
+			}
+			return CheckEndpoint(c, env.AllowPrivateNetwork)
+		},
+		NewSource: func(config map[string]any, env connectors.Env) (connectors.Source, error) {
 			c, err := ParseConfig(config)
 			if err != nil {
 				return nil, err
 			}
+			c.AllowPrivateNetwork = env.AllowPrivateNetwork
 			return NewSource(c)
 		},
-		NewDestination: func(config map[string]any) (connectors.Destination, error) {
+		NewDestination: func(config map[string]any, env connectors.Env) (connectors.Destination, error) {
 			c, err := ParseConfig(config)
 			if err != nil {
 				return nil, err
 			}
+			c.AllowPrivateNetwork = env.AllowPrivateNetwork
 			return NewDestination(c)
 		},
 	})
@@ -79,7 +89,16 @@ func newClient(cfg Config) (*client, error) {
 	opts := &service.ClientOptions{ClientOptions: policy.ClientOptions{
 		// Fail fast: a connection check or a job should not sit in back-off for a minute.
 		Retry: policy.RetryOptions{MaxRetries: 2, RetryDelay: 200 * time.Millisecond, MaxRetryDelay: 2 * time.Second},
+		// Every connection is checked on its resolved address; redirects to another origin
+		// carry no credentials.
+		Transport: netguard.NewClient(netguard.Options{AllowPrivate: cfg.AllowPrivateNetwork}),
 	}}
+	if err := CheckEndpoint(cfg, cfg.AllowPrivateNetwork); err != nil {
+		return nil, err
+	}
+	if cfg.AccountName != "" && !accountNameRe.MatchString(cfg.AccountName) {
+		return nil, errors.New("azure: account_name must be 3 to 24 lowercase letters and digits")
+	}
 	var sc *service.Client
 	serviceURL := cfg.ServiceURL
 	if serviceURL == "" && cfg.AccountName != "" {

@@ -30,17 +30,18 @@ func TestValidate(t *testing.T) {
 		// want lists "key:type" of every expected error; empty means valid.
 		want []string
 	}{
-		{"connection string", map[string]any{"remote_url": "az://c/p", "connection_string": "x"}, nil},
-		{"account and key", map[string]any{"remote_url": "abfs://c/", "account_name": "a", "account_key": "k", "recursive": false}, nil},
-		{"account and sas", map[string]any{"remote_url": "az://c", "account_name": "a", "sas_token": "?sv=1"}, nil},
-		{"anonymous with account", map[string]any{"remote_url": "az://c", "account_name": "a"}, nil},
-		{"nulls are unset", map[string]any{"remote_url": "az://c", "account_name": "a", "account_key": nil, "recursive": nil}, nil},
-		{"lenient bool", map[string]any{"remote_url": "az://c", "account_name": "a", "recursive": "yes"}, nil},
-		{"missing remote_url", map[string]any{"account_name": "a"}, []string{"remote_url:missing"}},
+		{"connection string", map[string]any{"remote_url": "az://c/p", "connection_string": "AccountName=acct;AccountKey=a2V5"}, nil},
+		{"junk connection string", map[string]any{"remote_url": "az://c/p", "connection_string": "x"}, []string{"connection_string:value_error"}},
+		{"account and key", map[string]any{"remote_url": "abfs://c/", "account_name": "acct", "account_key": "k", "recursive": false}, nil},
+		{"account and sas", map[string]any{"remote_url": "az://c", "account_name": "acct", "sas_token": "?sv=1"}, nil},
+		{"anonymous with account", map[string]any{"remote_url": "az://c", "account_name": "acct"}, nil},
+		{"nulls are unset", map[string]any{"remote_url": "az://c", "account_name": "acct", "account_key": nil, "recursive": nil}, nil},
+		{"lenient bool", map[string]any{"remote_url": "az://c", "account_name": "acct", "recursive": "yes"}, nil},
+		{"missing remote_url", map[string]any{"account_name": "acct"}, []string{"remote_url:missing"}},
 		{"empty config", map[string]any{}, []string{"remote_url:missing", "account_name:value_error"}},
-		{"bad scheme", map[string]any{"remote_url": "s3://c/p", "account_name": "a"}, []string{"remote_url:string_pattern_mismatch"}},
-		{"two schemes", map[string]any{"remote_url": "az://c/abfs://x", "account_name": "a"}, []string{"remote_url:value_error"}},
-		{"no container", map[string]any{"remote_url": "az://", "account_name": "a"}, []string{"remote_url:value_error"}},
+		{"bad scheme", map[string]any{"remote_url": "s3://c/p", "account_name": "acct"}, []string{"remote_url:string_pattern_mismatch"}},
+		{"two schemes", map[string]any{"remote_url": "az://c/abfs://x", "account_name": "acct"}, []string{"remote_url:value_error"}},
+		{"no container", map[string]any{"remote_url": "az://", "account_name": "acct"}, []string{"remote_url:value_error"}},
 		{"wrong types", map[string]any{"remote_url": 5.0, "account_name": true, "recursive": "maybe"}, []string{"remote_url:string_type", "account_name:string_type", "recursive:bool_type"}},
 		{"no auth target", map[string]any{"remote_url": "az://c", "account_key": "k"}, []string{"account_name:value_error"}},
 		{"account in ADLS URL", map[string]any{"remote_url": "abfs://c@acct.dfs.core.windows.net/dir", "account_key": "k"}, nil},
@@ -135,7 +136,7 @@ func TestRegistered(t *testing.T) {
 	if !slices.Equal(k.Secrets, []string{"account_key", "sas_token", "connection_string"}) {
 		t.Errorf("secrets %v", k.Secrets)
 	}
-	if _, err := k.NewSource(map[string]any{"remote_url": "gs://x"}); err == nil {
+	if _, err := k.NewSource(map[string]any{"remote_url": "gs://x"}, connectors.Env{}); err == nil {
 		t.Error("NewSource accepted an invalid config")
 	}
 }
@@ -274,7 +275,7 @@ func TestSourceListing(t *testing.T) {
 
 func connectorsSource(config map[string]any) (connectors.Source, error) {
 	k, _ := connectors.Lookup("azure")
-	return k.NewSource(config)
+	return k.NewSource(config, connectors.Env{AllowPrivateNetwork: true})
 }
 
 func TestDataSource(t *testing.T) {
@@ -364,14 +365,14 @@ func TestAuthModes(t *testing.T) {
 		errHas   string
 		noSecret string
 	}{
-		{"connection string", Config{ConnectionString: f.az.connectionString(), RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
-		{"account key", Config{AccountName: devAccount, AccountKey: devKey, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
-		{"wrong account key", Config{AccountName: devAccount, AccountKey: wrongKey, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, false, false, "403", wrongKey},
-		{"read SAS", Config{AccountName: devAccount, SASToken: readSAS, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, false, "403", readSAS[5:]},
-		{"write SAS without ?", Config{AccountName: devAccount, SASToken: writeSAS[1:], ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
-		{"anonymous public container", Config{AccountName: devAccount, ServiceURL: f.az.endpoint, RemoteURL: "az://" + public + "/in"}, true, false, "", ""},
-		{"anonymous private container", Config{AccountName: devAccount, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, false, false, private, ""},
-		{"missing container", Config{ConnectionString: f.az.connectionString(), RemoteURL: "az://no-such-container/in"}, false, false, "no-such-container", ""},
+		{"connection string", Config{AllowPrivateNetwork: true, ConnectionString: f.az.connectionString(), RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
+		{"account key", Config{AllowPrivateNetwork: true, AccountName: devAccount, AccountKey: devKey, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
+		{"wrong account key", Config{AllowPrivateNetwork: true, AccountName: devAccount, AccountKey: wrongKey, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, false, false, "403", wrongKey},
+		{"read SAS", Config{AllowPrivateNetwork: true, AccountName: devAccount, SASToken: readSAS, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, false, "403", readSAS[5:]},
+		{"write SAS without ?", Config{AllowPrivateNetwork: true, AccountName: devAccount, SASToken: writeSAS[1:], ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, true, true, "", ""},
+		{"anonymous public container", Config{AllowPrivateNetwork: true, AccountName: devAccount, ServiceURL: f.az.endpoint, RemoteURL: "az://" + public + "/in"}, true, false, "", ""},
+		{"anonymous private container", Config{AllowPrivateNetwork: true, AccountName: devAccount, ServiceURL: f.az.endpoint, RemoteURL: "az://" + private + "/in"}, false, false, private, ""},
+		{"missing container", Config{AllowPrivateNetwork: true, ConnectionString: f.az.connectionString(), RemoteURL: "az://no-such-container/in"}, false, false, "no-such-container", ""},
 	}
 	ctx := context.Background()
 	for _, tt := range tests {
@@ -444,7 +445,7 @@ func TestAuthModes(t *testing.T) {
 func TestDestinationWrite(t *testing.T) {
 	f := newFixture(t)
 	cont := f.container(t, nil, nil)
-	cfg := Config{ConnectionString: f.az.connectionString(), RemoteURL: "az://" + cont + "/out/"}
+	cfg := Config{AllowPrivateNetwork: true, ConnectionString: f.az.connectionString(), RemoteURL: "az://" + cont + "/out/"}
 	dst, err := NewDestination(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +470,7 @@ func TestDestinationWrite(t *testing.T) {
 		}
 	}
 	// The destination's own zero-byte probe and the outputs, read back through a source.
-	src, err := NewSource(Config{ConnectionString: cfg.ConnectionString, RemoteURL: "az://" + cont, Recursive: true})
+	src, err := NewSource(Config{AllowPrivateNetwork: true, ConnectionString: cfg.ConnectionString, RemoteURL: "az://" + cont, Recursive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +501,7 @@ func TestCancellation(t *testing.T) {
 		blobs[n+".txt"] = n
 	}
 	cont := f.container(t, nil, blobs)
-	src, err := NewSource(Config{ConnectionString: f.az.connectionString(), RemoteURL: "az://" + cont, Recursive: true})
+	src, err := NewSource(Config{AllowPrivateNetwork: true, ConnectionString: f.az.connectionString(), RemoteURL: "az://" + cont, Recursive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

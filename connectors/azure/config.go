@@ -2,6 +2,7 @@ package azure
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
 // remoteURLPattern is the platform schema's rule for remote_url (az:// or abfs://).
@@ -31,7 +33,18 @@ type Config struct {
 	// tests use it to point account-key, SAS or anonymous access at an emulator or a sovereign
 	// cloud. Connection strings carry their own endpoint.
 	ServiceURL string
+	// AllowPrivateNetwork lets the client reach loopback, private and link-local addresses (an
+	// emulator such as Azurite, an on-premises endpoint). Set from the operator's policy
+	// (connectors.Env), never from the API config.
+	AllowPrivateNetwork bool
 }
+
+// accountNamePattern is Azure's rule for storage account names. Checking it matters beyond
+// tidiness: the name becomes the endpoint's host, so "127.0.0.1:9911/x?" would otherwise make the
+// client connect wherever the caller likes.
+const accountNamePattern = `^[a-z0-9]{3,24}$`
+
+var accountNameRe = regexp.MustCompile(accountNamePattern)
 
 // Secrets are the config keys stored encrypted and returned masked.
 var secretKeys = []string{"account_key", "sas_token", "connection_string"}
@@ -110,6 +123,8 @@ func ParseConfig(config map[string]any) (Config, error) {
 		default:
 			if _, _, _, account, err := splitRemoteURL(v); err != nil {
 				add("remote_url", "value_error", "Value error, "+err.Error(), v, nil)
+			} else if _, host, ok := strings.Cut(strings.SplitN(strings.SplitN(v, "://", 2)[1], "/", 2)[0], "@"); ok && !abfsHostRe.MatchString(host) {
+				add("remote_url", "value_error", "Value error, the host after '@' must be <account>.dfs.<domain> (an account of 3 to 24 lowercase letters and digits, no port)", v, nil)
 			} else if c.AccountName == "" {
 				c.AccountName = account
 			}
@@ -117,6 +132,17 @@ func ParseConfig(config map[string]any) (Config, error) {
 	}
 	// The connector needs somewhere to connect to: a connection string carries the endpoint, an
 	// account name implies one (anonymous access when no key or SAS is given).
+	if v, ok := config["account_name"].(string); ok && !accountNameRe.MatchString(v) {
+		add("account_name", "string_pattern_mismatch", "String should match pattern '"+accountNamePattern+"' (3 to 24 lowercase letters and digits)", v, map[string]any{"pattern": accountNamePattern})
+	} else if !ok && c.AccountName != "" && !accountNameRe.MatchString(c.AccountName) {
+		add("remote_url", "value_error", "Value error, the account in remote_url must be 3 to 24 lowercase letters and digits", config["remote_url"], nil)
+	}
+	if c.ConnectionString != "" {
+		if _, err := connStringEndpoint(c.ConnectionString, true); err != nil {
+			// The input is a secret: it is never echoed.
+			add("connection_string", "value_error", "Value error, "+err.Error(), nil, nil)
+		}
+	}
 	if c.ConnectionString == "" && c.AccountName == "" && c.ServiceURL == "" && !hasKeyError(errs, "account_name", "connection_string") {
 		add("account_name", "value_error", "Value error, either connection_string or account_name must be set", nil, nil)
 	}
@@ -125,6 +151,85 @@ func ParseConfig(config map[string]any) (Config, error) {
 	}
 	return c, nil
 }
+
+// CheckEndpoint refuses a configuration whose endpoint is a non-public address (unless
+// allowPrivate): the early answer (422) to what the guarded transport refuses at connect time.
+func CheckEndpoint(c Config, allowPrivate bool) error {
+	if c.ConnectionString != "" {
+		if _, err := connStringEndpoint(c.ConnectionString, allowPrivate); err != nil {
+			return &engine.ValidationError{Errors: []engine.FieldError{{Type: "value_error", Loc: []string{"body", "config", "connection_string"}, Msg: "Value error, " + err.Error()}}}
+		}
+		return nil
+	}
+	if c.ServiceURL != "" {
+		if err := netguard.CheckURL(c.ServiceURL, allowPrivate); err != nil {
+			return fmt.Errorf("azure: service URL: %w", err)
+		}
+	}
+	return nil
+}
+
+// connStringEndpoint returns the blob endpoint a connection string leads to, as the storage SDK
+// derives it (BlobEndpoint, else protocol://AccountName.blob.EndpointSuffix), refusing account
+// names and suffixes that would smuggle in another host, and non-public endpoints unless allowed.
+func connStringEndpoint(cs string, allowPrivate bool) (string, error) {
+	kv := map[string]string{}
+	for _, part := range strings.Split(cs, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return "", errors.New("connection_string is not a list of key=value pairs")
+		}
+		kv[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+	}
+	if strings.EqualFold(kv["usedevelopmentstorage"], "true") {
+		// The emulator shortcut: the SDK connects to Azurite on the loopback interface.
+		ep := "http://127.0.0.1:10000/devstoreaccount1"
+		if err := netguard.CheckURL(ep, allowPrivate); err != nil {
+			return "", fmt.Errorf("connection_string UseDevelopmentStorage: %w", err)
+		}
+		return ep, nil
+	}
+	if ep := kv["blobendpoint"]; ep != "" {
+		if err := netguard.CheckURL(ep, allowPrivate); err != nil {
+			return "", fmt.Errorf("connection_string BlobEndpoint: %w", err)
+		}
+		return ep, nil
+	}
+	account := kv["accountname"]
+	if account == "" {
+		return "", errors.New("connection_string names neither BlobEndpoint nor AccountName")
+	}
+	if !accountNameRe.MatchString(account) {
+		return "", errors.New("connection_string AccountName must be 3 to 24 lowercase letters and digits")
+	}
+	proto := strings.ToLower(kv["defaultendpointsprotocol"])
+	if proto == "" {
+		proto = "https"
+	}
+	if proto != "http" && proto != "https" {
+		return "", errors.New("connection_string DefaultEndpointsProtocol must be http or https")
+	}
+	suffix := kv["endpointsuffix"]
+	if suffix == "" {
+		suffix = "core.windows.net"
+	}
+	if !hostSuffixRe.MatchString(suffix) {
+		return "", errors.New("connection_string EndpointSuffix must be a DNS name")
+	}
+	ep := proto + "://" + account + ".blob." + suffix
+	if err := netguard.CheckURL(ep, allowPrivate); err != nil {
+		return "", fmt.Errorf("connection_string endpoint: %w", err)
+	}
+	return ep, nil
+}
+
+// abfsHostRe is the host of abfs://container@host/...: an account name, then a DNS name.
+var abfsHostRe = regexp.MustCompile(`^[a-z0-9]{3,24}\.[a-z]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+
+var hostSuffixRe = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
 
 func hasKeyError(errs []engine.FieldError, keys ...string) bool {
 	for _, e := range errs {

@@ -22,17 +22,23 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
 func init() {
 	connectors.Register(connectors.Kind{
 		Type:     "confluence",
 		Secrets:  secretKeys,
-		Validate: Validate,
-		NewSource: func(config map[string]any) (connectors.Source, error) {
+		Targets:  []string{"url", "username"},
+		Validate: func(config map[string]any, _ connectors.Env) error { return Validate(config) },
+		NewSource: func(config map[string]any, env connectors.Env) (connectors.Source, error) {
 			c, err := ParseConfig(config)
 			if err != nil {
 				return nil, err
+			}
+			if c.HTTPClient == nil {
+				// Outbound connections refuse private addresses unless the operator allows them.
+				c.HTTPClient = netguard.NewClient(netguard.Options{AllowPrivate: env.AllowPrivateNetwork})
 			}
 			return NewSource(c)
 		},

@@ -2,14 +2,23 @@
 // (recursively by default, optionally filtered by glob patterns) and a destination that writes
 // one <document>.json file of elements per document. It lets a workflow run with no cloud at all.
 //
-// Config keys: "path" (required; the directory), and for sources "recursive" (default true) and
-// "glob" (a pattern or a list of patterns matched against the file name and against the path
-// relative to the directory with path.Match rules, e.g. "*.pdf" or "reports/*.docx"). When the QUARRY_LOCAL_ROOT environment variable is set, paths must lie
-// inside it, so API users cannot read or write anywhere else on the server.
+// Config keys: "path" (required; the directory, absolute or relative to the first root), and for
+// sources "recursive" (default true) and "glob" (a pattern or a list of patterns matched against
+// the file name and against the path relative to the directory with path.Match rules, e.g.
+// "*.pdf" or "reports/*.docx").
+//
+// Confinement: a path must lie inside one of the operator's roots (connectors.Env.LocalRoots);
+// with no root the connector is refused. Every file operation goes through os.Root, which resolves
+// each path component beneath the root's directory descriptor, so no "..", absolute path or
+// symbolic link (anywhere in the path) reaches outside. Files with more than one hard link are
+// refused for reading: a hard link to a file outside the root (made by someone who can write into
+// the root) is indistinguishable from the file itself once opened.
 package local
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -30,17 +39,20 @@ func init() {
 	connectors.Register(connectors.Kind{
 		Type:     "local",
 		Validate: Validate,
-		NewSource: func(config map[string]any) (connectors.Source, error) {
-			return NewSource(config)
+		NewSource: func(config map[string]any, env connectors.Env) (connectors.Source, error) {
+			return NewSource(config, env)
 		},
-		NewDestination: func(config map[string]any) (connectors.Destination, error) {
-			return NewDestination(config)
+		NewDestination: func(config map[string]any, env connectors.Env) (connectors.Destination, error) {
+			return NewDestination(config, env)
 		},
 	})
 }
 
-// Validate checks a local connector config.
-func Validate(config map[string]any) error {
+// ErrNoRoot is returned when the operator configured no root: the connector is disabled.
+var ErrNoRoot = errors.New("the local connector is disabled on this server: no local root is configured (--local-root or QUARRY_LOCAL_ROOT)")
+
+// Validate checks a local connector config against the operator's roots.
+func Validate(config map[string]any, env connectors.Env) error {
 	var errs []engine.FieldError
 	fail := func(key, typ, msg string, input any) {
 		errs = append(errs, engine.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input})
@@ -51,7 +63,7 @@ func Validate(config map[string]any) error {
 	case string:
 		if strings.TrimSpace(p) == "" {
 			fail("path", "string_too_short", "String should have at least 1 character", p)
-		} else if _, err := resolve(p); err != nil {
+		} else if _, err := resolve(p, env.LocalRoots); err != nil {
 			fail("path", "value_error", "Value error, "+err.Error(), p)
 		}
 	default:
@@ -104,42 +116,67 @@ func globs(v any) ([]string, bool) {
 	return nil, false
 }
 
-// resolve makes p absolute and, when QUARRY_LOCAL_ROOT is set, checks that it lies inside it.
-func resolve(p string) (string, error) {
-	abs, err := filepath.Abs(p)
+// place is a configured directory: the root it lies in and its path relative to that root.
+type place struct {
+	root string // absolute, clean
+	rel  string // slash-separated, "." for the root itself
+}
+
+func (p place) abs() string { return filepath.Join(p.root, filepath.FromSlash(p.rel)) }
+
+// resolve places p (absolute, or relative to the first root) inside one of roots. The check is
+// lexical; the confinement itself is os.Root's, on every operation.
+func resolve(p string, roots []string) (place, error) {
+	if len(roots) == 0 {
+		return place{}, ErrNoRoot
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(roots[0], p)
+	}
+	p = filepath.Clean(p)
+	for _, r := range roots {
+		r = filepath.Clean(r)
+		rel, err := filepath.Rel(r, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		return place{root: r, rel: filepath.ToSlash(rel)}, nil
+	}
+	return place{}, fmt.Errorf("path %s is outside the local roots this server allows (%s)", p, strings.Join(roots, ", "))
+}
+
+// open opens the configured directory as an os.Root beneath its root: a symbolic link on the
+// way that leads outside fails here, not later.
+func (p place) open() (*os.Root, error) {
+	base, err := os.OpenRoot(p.root)
 	if err != nil {
-		return "", fmt.Errorf("local: %w", err)
+		return nil, fmt.Errorf("local: open root: %w", err)
 	}
-	if root := os.Getenv("QUARRY_LOCAL_ROOT"); root != "" {
-		rootAbs, err := filepath.Abs(root)
-		if err != nil {
-			return "", fmt.Errorf("local: QUARRY_LOCAL_ROOT: %w", err)
-		}
-		rel, err := filepath.Rel(rootAbs, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("path %s is outside the allowed root %s (QUARRY_LOCAL_ROOT)", abs, rootAbs)
-		}
+	defer base.Close()
+	r, err := base.OpenRoot(p.rel)
+	if err != nil {
+		return nil, fmt.Errorf("local: open %s: %w", p.rel, err)
 	}
-	return abs, nil
+	return r, nil
 }
 
 // Source lists the files under a directory.
 type Source struct {
-	root      string
+	dir       place
 	recursive bool
 	globs     []string
 }
 
-// NewSource builds a source from a validated config.
-func NewSource(config map[string]any) (*Source, error) {
-	if err := Validate(config); err != nil {
+// NewSource builds a source from a config, confined to env's roots.
+func NewSource(config map[string]any, env connectors.Env) (*Source, error) {
+	if err := Validate(config, env); err != nil {
 		return nil, err
 	}
-	root, err := resolve(config["path"].(string))
+	dir, err := resolve(config["path"].(string), env.LocalRoots)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{root: root, recursive: true}
+	s := &Source{dir: dir, recursive: true}
 	if r, ok := config["recursive"].(bool); ok {
 		s.recursive = r
 	}
@@ -163,41 +200,38 @@ func (s *Source) match(rel string) bool {
 	return false
 }
 
-// List yields every regular, non-empty file in lexical order. Symbolic links are not followed,
-// so a link cannot lead the source outside its directory.
+// List yields every regular, non-empty file in lexical order. Symbolic links are not followed
+// and files with several hard links are skipped (Open refuses them).
 func (s *Source) List(ctx context.Context, yield func(connectors.Document) error) error {
-	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+	r, err := s.dir.open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fs.WalkDir(r.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("local: list %s: %w", p, err)
+			return fmt.Errorf("local: list %s: %w", rel, err)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if p != s.root && !s.recursive {
-				return filepath.SkipDir
+			if rel != "." && !s.recursive {
+				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, err := filepath.Rel(s.root, p)
-		if err != nil {
-			return fmt.Errorf("local: %w", err)
-		}
-		rel = filepath.ToSlash(rel)
-		if !s.match(rel) {
+		if !d.Type().IsRegular() || !s.match(rel) {
 			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
-			return fmt.Errorf("local: stat %s: %w", p, err)
+			return fmt.Errorf("local: stat %s: %w", rel, err)
 		}
-		if info.Size() == 0 {
+		if info.Size() == 0 || links(info) > 1 {
 			return nil
 		}
-		return yield(s.document(p, rel, info))
+		return yield(s.document(rel, info))
 	})
 }
 
@@ -205,7 +239,8 @@ func epoch(t time.Time) string {
 	return strconv.FormatFloat(float64(t.UnixNano())/1e9, 'f', -1, 64)
 }
 
-func (s *Source) document(abs, rel string, info fs.FileInfo) connectors.Document {
+func (s *Source) document(rel string, info fs.FileInfo) connectors.Document {
+	abs := filepath.Join(s.dir.abs(), filepath.FromSlash(rel))
 	version := strconv.FormatInt(info.ModTime().UnixNano(), 10) + "-" + strconv.FormatInt(info.Size(), 10)
 	return connectors.Document{
 		ID:       rel,
@@ -225,91 +260,150 @@ func (s *Source) document(abs, rel string, info fs.FileInfo) connectors.Document
 	}
 }
 
-// Open opens a listed file.
+// ErrHardLink is returned for a file with more than one hard link.
+var ErrHardLink = errors.New("file has more than one hard link; refused, as it may be a link to a file outside the root")
+
+// Open opens a listed file beneath the directory. Only regular files with a single link are
+// opened; the checks run on the opened descriptor, so the file cannot be swapped in between.
 func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadCloser, error) {
-	p, err := s.within(doc.ID)
+	name, err := relName(doc.ID)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	r, err := s.dir.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// Lstat first: a FIFO or a device would block or never end when opened.
+	if info, err := r.Lstat(name); err != nil {
+		return nil, fmt.Errorf("local: open %s: %w", doc.ID, err)
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("local: open %s: not a regular file", doc.ID)
+	}
+	f, err := r.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("local: open %s: %w", doc.ID, err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("local: open %s: %w", doc.ID, err)
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("local: open %s: not a regular file", doc.ID)
+	}
+	if links(info) > 1 {
+		f.Close()
+		return nil, fmt.Errorf("local: open %s: %w", doc.ID, ErrHardLink)
 	}
 	return f, nil
 }
 
-// within joins a document id to the root, refusing ids that climb out of it.
-func (s *Source) within(id string) (string, error) {
+// relName turns a document id into a name relative to the directory, refusing ids that name
+// the directory itself. ".." and absolute forms are cleaned here and refused again by os.Root.
+func relName(id string) (string, error) {
 	clean := path.Clean("/" + id)
 	if clean == "/" {
-		return "", fmt.Errorf("local: empty document id")
+		return "", errors.New("local: empty document id")
 	}
-	return filepath.Join(s.root, filepath.FromSlash(clean[1:])), nil
+	return clean[1:], nil
 }
 
 // Check verifies the directory exists and can be read.
 func (s *Source) Check(ctx context.Context) error {
-	f, err := os.Open(s.root)
+	r, err := s.dir.open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	f, err := r.Open(".")
 	if err != nil {
 		return fmt.Errorf("local: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("local: %w", err)
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("local: %s is not a directory", s.root)
-	}
 	if _, err := f.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("local: read %s: %w", s.root, err)
+		return fmt.Errorf("local: read %s: %w", s.dir.abs(), err)
 	}
 	return nil
 }
 
 // Destination writes one JSON file of elements per document.
-type Destination struct{ root string }
+type Destination struct{ dir place }
 
-// NewDestination builds a destination from a validated config.
-func NewDestination(config map[string]any) (*Destination, error) {
-	if err := Validate(config); err != nil {
+// NewDestination builds a destination from a config, confined to env's roots.
+func NewDestination(config map[string]any, env connectors.Env) (*Destination, error) {
+	if err := Validate(config, env); err != nil {
 		return nil, err
 	}
-	root, err := resolve(config["path"].(string))
+	dir, err := resolve(config["path"].(string), env.LocalRoots)
 	if err != nil {
 		return nil, err
 	}
-	return &Destination{root: root}, nil
+	return &Destination{dir: dir}, nil
 }
 
-// Write stores elements as <root>/<document id>.json, keeping the document's sub-directories.
-// The file is written under a temporary name and renamed, so readers never see half a file.
+// openDir opens the destination directory, creating it beneath its root when missing.
+func (d *Destination) openDir() (*os.Root, error) {
+	base, err := os.OpenRoot(d.dir.root)
+	if err != nil {
+		return nil, fmt.Errorf("local: open root: %w", err)
+	}
+	defer base.Close()
+	if err := base.MkdirAll(d.dir.rel, 0o755); err != nil {
+		return nil, fmt.Errorf("local: create %s: %w", d.dir.abs(), err)
+	}
+	r, err := base.OpenRoot(d.dir.rel)
+	if err != nil {
+		return nil, fmt.Errorf("local: open %s: %w", d.dir.abs(), err)
+	}
+	return r, nil
+}
+
+func tmpName(dir string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return path.Join(dir, ".quarry-"+hex.EncodeToString(b[:])+".tmp")
+}
+
+// Write stores elements as <dir>/<document id>.json, keeping the document's sub-directories.
+// The file is written under a new temporary name (O_EXCL: never through an existing link) and
+// renamed, so readers never see half a file.
 func (d *Destination) Write(ctx context.Context, doc connectors.Document, elements []element.Element) error {
 	id := doc.ID
 	if id == "" {
 		id = doc.Filename
 	}
-	clean := path.Clean("/" + id)
-	if clean == "/" {
-		return fmt.Errorf("local: document has no id")
+	name, err := relName(id)
+	if err != nil {
+		return errors.New("local: document has no id")
 	}
-	target := filepath.Join(d.root, filepath.FromSlash(clean[1:])+".json")
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fmt.Errorf("local: create directory: %w", err)
+	target := name + ".json"
+	r, err := d.openDir()
+	if err != nil {
+		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".quarry-*.tmp")
+	defer r.Close()
+	if dir := path.Dir(target); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("local: create directory: %w", err)
+		}
+	}
+	tmp := tmpName(path.Dir(target))
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("local: write %s: %w", target, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(element.MarshalList(elements)); err != nil {
-		tmp.Close()
+	defer r.Remove(tmp)
+	if _, err := f.Write(element.MarshalList(elements)); err != nil {
+		f.Close()
 		return fmt.Errorf("local: write %s: %w", target, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("local: write %s: %w", target, err)
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := r.Rename(tmp, target); err != nil {
 		return fmt.Errorf("local: write %s: %w", target, err)
 	}
 	return nil
@@ -317,16 +411,18 @@ func (d *Destination) Write(ctx context.Context, doc connectors.Document, elemen
 
 // Check verifies the directory can be created and written.
 func (d *Destination) Check(ctx context.Context) error {
-	if err := os.MkdirAll(d.root, 0o755); err != nil {
-		return fmt.Errorf("local: create %s: %w", d.root, err)
-	}
-	f, err := os.CreateTemp(d.root, ".quarry-check-*")
+	r, err := d.openDir()
 	if err != nil {
-		return fmt.Errorf("local: %s is not writable: %w", d.root, err)
+		return err
 	}
-	name := f.Name()
+	defer r.Close()
+	tmp := tmpName(".")
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("local: %s is not writable: %w", d.dir.abs(), err)
+	}
 	f.Close()
-	return os.Remove(name)
+	return r.Remove(tmp)
 }
 
 // Defaults returns config with the keys the API echoes back filled in: recursive true and glob

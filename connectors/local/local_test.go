@@ -28,13 +28,18 @@ func TestValidate(t *testing.T) {
 		config map[string]any
 		fields []string
 	}{
-		{map[string]any{"path": "/tmp"}, nil},
-		{map[string]any{"path": "/tmp", "recursive": false, "glob": []any{"*.pdf", "*.txt"}}, nil},
+		{map[string]any{"path": "/srv/docs"}, nil},
+		{map[string]any{"path": "reports"}, nil},
+		{map[string]any{"path": "/srv/docs", "recursive": false, "glob": []any{"*.pdf", "*.txt"}}, nil},
 		{map[string]any{}, []string{"path"}},
 		{map[string]any{"path": 3, "recursive": "yes", "glob": []any{1}}, []string{"path", "recursive", "glob"}},
-		{map[string]any{"path": "/tmp", "glob": "[["}, []string{"glob"}},
+		{map[string]any{"path": "/srv/docs", "glob": "[["}, []string{"glob"}},
+		{map[string]any{"path": "/etc"}, []string{"path"}},
+		{map[string]any{"path": "/srv/docs/../etc"}, []string{"path"}},
+		{map[string]any{"path": "../etc"}, []string{"path"}},
+		{map[string]any{"path": "/srv/docsx"}, []string{"path"}},
 	} {
-		err := Validate(tc.config)
+		err := Validate(tc.config, connectors.Env{LocalRoots: []string{"/srv/docs"}})
 		var ve *engine.ValidationError
 		if len(tc.fields) == 0 {
 			if err != nil {
@@ -52,15 +57,17 @@ func TestValidate(t *testing.T) {
 			}
 		}
 	}
-	t.Setenv("QUARRY_LOCAL_ROOT", "/srv/docs")
-	if Validate(map[string]any{"path": "/srv/docs/a"}) != nil || Validate(map[string]any{"path": "/srv/docs/../etc"}) == nil {
-		t.Error("QUARRY_LOCAL_ROOT not enforced")
+	// No root configured: the connector is refused.
+	if err := Validate(map[string]any{"path": "/tmp"}, connectors.Env{}); err == nil {
+		t.Error("local connector accepted with no root configured")
 	}
 }
 
 func TestSourceAndDestination(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
+	out := t.TempDir()
+	env := connectors.Env{LocalRoots: []string{root, out}}
 	write(t, root, "a.txt", "alpha")
 	write(t, root, "sub/b.pdf", "%PDF")
 	write(t, root, "sub/deeper/c.txt", "gamma")
@@ -70,7 +77,7 @@ func TestSourceAndDestination(t *testing.T) {
 		t.Fatal("local not registered")
 	}
 	list := func(cfg map[string]any) []string {
-		src, err := k.NewSource(cfg)
+		src, err := k.NewSource(cfg, env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +100,7 @@ func TestSourceAndDestination(t *testing.T) {
 			t.Errorf("%v: %s, want %s", tc.cfg, got, tc.want)
 		}
 	}
-	src, _ := NewSource(map[string]any{"path": root})
+	src, _ := NewSource(map[string]any{"path": root}, env)
 	var doc connectors.Document
 	src.List(ctx, func(d connectors.Document) error {
 		if d.ID == "sub/deeper/c.txt" {
@@ -116,12 +123,11 @@ func TestSourceAndDestination(t *testing.T) {
 	if err := src.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if bad, _ := NewSource(map[string]any{"path": filepath.Join(root, "missing")}); bad.Check(ctx) == nil {
+	if bad, _ := NewSource(map[string]any{"path": filepath.Join(root, "missing")}, env); bad.Check(ctx) == nil {
 		t.Fatal("check of a missing directory passed")
 	}
 
-	out := t.TempDir()
-	dst, err := k.NewDestination(map[string]any{"path": filepath.Join(out, "new")})
+	dst, err := k.NewDestination(map[string]any{"path": filepath.Join(out, "new")}, env)
 	if err != nil {
 		t.Fatal(err)
 	}

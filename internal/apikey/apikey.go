@@ -52,6 +52,16 @@ func (k Keys) Check(h http.Header) (ok bool, received string) {
 	return false, candidates[0]
 }
 
+// Refusal is the 401 detail for a request Check refused, given what Check returned. It never
+// repeats the key sent: a 401 may be logged, cached or shown by a proxy, and a near-miss key (a
+// key for another service, a key with a typo) is still a secret.
+func Refusal(received string) string {
+	if received == "None" || received == "" {
+		return "Missing API key: send it in the unstructured-api-key header"
+	}
+	return "The API key sent is invalid"
+}
+
 // Valid compares against every key in constant time so timing reveals neither a key nor which
 // key matched.
 func (k Keys) Valid(c string) bool {

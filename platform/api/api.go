@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
 
+	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/platform/jobs"
@@ -34,6 +36,8 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxUploadBytes caps a multipart body of uploaded files (default 1 GiB).
 	MaxUploadBytes int64
+	// Env is the operator's policy for connectors (local roots, private network).
+	Env connectors.Env
 }
 
 // API is the platform API handler.
@@ -47,6 +51,11 @@ type API struct {
 	// maxUpload caps multipart bodies (on-demand jobs, runs with input_files).
 	maxUpload int64
 	mux       *http.ServeMux
+	env       connectors.Env
+	// csrf refuses state-changing requests a browser sends from another origin: with JSON-only
+	// bodies it closes the "any web page the operator visits drives the API" hole, including the
+	// bodiless POSTs (run, cancel, connection-check) and the multipart uploads.
+	csrf *http.CrossOriginProtection
 }
 
 // Prefix is where the API is mounted.
@@ -54,7 +63,8 @@ const Prefix = "/api/v1/"
 
 // New builds the handler; mount it at Prefix.
 func New(cfg Config) *API {
-	a := &API{st: cfg.Store, box: cfg.Secrets, runner: cfg.Runner, keys: apikey.New(cfg.APIKeys), log: cfg.Logger, max: cfg.MaxBodyBytes}
+	a := &API{st: cfg.Store, box: cfg.Secrets, runner: cfg.Runner, keys: apikey.New(cfg.APIKeys), log: cfg.Logger, max: cfg.MaxBodyBytes,
+		env: cfg.Env, csrf: http.NewCrossOriginProtection()}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -104,7 +114,11 @@ func New(cfg Config) *API {
 // ServeHTTP checks the API key, then routes.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ok, received := a.keys.Check(r.Header); !ok {
-		detail(w, http.StatusUnauthorized, fmt.Sprintf("API key %s is invalid", received))
+		detail(w, http.StatusUnauthorized, apikey.Refusal(received))
+		return
+	}
+	if err := a.csrf.Check(r); err != nil {
+		detail(w, http.StatusForbidden, "Cross-origin request refused: the platform API only accepts state-changing requests from its own origin")
 		return
 	}
 	// The mux answers unknown paths (404) and known paths with the wrong method (405) in plain
@@ -204,6 +218,12 @@ func pathID(w http.ResponseWriter, r *http.Request, name string) (string, bool) 
 
 // decodeBody reads a JSON object body, answering 422 when it is not one.
 func (a *API) decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
+	// Only JSON: a browser can send text/plain, form or multipart bodies cross-site without a
+	// preflight, application/json it cannot.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		detail(w, http.StatusUnsupportedMediaType, "Unsupported Content-Type: send the body as application/json")
+		return nil, false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, a.max)
 	dec := json.NewDecoder(r.Body)
 	var body any

@@ -28,7 +28,7 @@ func init() {
 	connectors.Register(connectors.Kind{
 		Type:    "vault",
 		Secrets: []string{"password", "token"},
-		Validate: func(cfg map[string]any) error {
+		Validate: func(cfg map[string]any, _ connectors.Env) error {
 			var errs []engine.FieldError
 			if _, ok := cfg["url"].(string); !ok {
 				errs = append(errs, engine.FieldError{Type: "missing", Loc: []string{"body", "config", "url"}, Msg: "Field required", Input: cfg})
@@ -41,7 +41,9 @@ func init() {
 			}
 			return nil
 		},
-		NewSource: func(cfg map[string]any) (connectors.Source, error) { return nil, fmt.Errorf("vault: unreachable") },
+		NewSource: func(cfg map[string]any, _ connectors.Env) (connectors.Source, error) {
+			return nil, fmt.Errorf("vault: unreachable")
+		},
 	})
 }
 
@@ -91,8 +93,10 @@ func (c *client) must(code int, method, path string, body any) map[string]any {
 
 func open(t *testing.T, dsn, dir string) (*platform.Platform, *client) {
 	t.Helper()
-	p, err := platform.Open(context.Background(), platform.Config{Database: dsn, DataDir: dir, APIKeys: []string{key}, InProcess: true,
-		Workers: 2, Jobs: jobs.Config{Heartbeat: 100 * time.Millisecond, PollInterval: 100 * time.Millisecond}})
+	// The data directory lives beside the local roots (dir/in, dir/out), never inside one.
+	p, err := platform.Open(context.Background(), platform.Config{Database: dsn, DataDir: filepath.Join(dir, "data"), APIKeys: []string{key}, InProcess: true,
+		LocalRoots: []string{filepath.Join(dir, "in"), filepath.Join(dir, "out")},
+		Workers:    2, Jobs: jobs.Config{Heartbeat: 100 * time.Millisecond, PollInterval: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +129,7 @@ func TestAuthAndErrors(t *testing.T) {
 		resp, _ := http.DefaultClient.Do(req)
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 401 || !strings.Contains(string(b), "is invalid") {
+		if resp.StatusCode != 401 || !(strings.Contains(string(b), "is invalid") || strings.Contains(string(b), "Missing API key")) || strings.Contains(string(b), "bad") {
 			t.Errorf("%v: %d %s", h, resp.StatusCode, b)
 		}
 	}
@@ -190,26 +194,42 @@ func TestSecrets(t *testing.T) {
 		if s := con.Config["password"].(string); !strings.HasPrefix(s, "enc:v1:") || strings.Contains(s, "hunter2") {
 			t.Fatalf("stored = %s", s)
 		}
-		// PUT sending the mask back keeps the secret; a new value replaces it.
-		c.must(200, "PUT", "/api/v1/sources/"+id, map[string]any{"config": map[string]any{"url": "https://y", "password": "**********"}})
+		// PUT sending the mask back keeps the secret while the target is unchanged.
+		c.must(200, "PUT", "/api/v1/sources/"+id, map[string]any{"config": map[string]any{"url": "https://x", "password": "**********"}})
 		con, _ = p.Store.GetConnector(context.Background(), store.RoleSource, id)
-		if plain, _ := p.Secrets.OpenConfig(con.Config, []string{"password"}); plain["password"] != "hunter2" || plain["url"] != "https://y" {
+		if plain, _ := p.Secrets.OpenConfig(con.Config, []string{"password"}); plain["password"] != "hunter2" || plain["url"] != "https://x" {
 			t.Fatalf("after masked PUT: %v", plain)
+		}
+		// The attack: retarget the connector and let the mask stand for the stored password.
+		m := c.must(422, "PUT", "/api/v1/sources/"+id, map[string]any{"config": map[string]any{"url": "https://attacker.example", "password": "**********"}})
+		if txt := fmt.Sprint(m); !strings.Contains(txt, "send password again") || strings.Contains(txt, "hunter2") || strings.Contains(txt, "enc:v1") {
+			t.Fatalf("retarget answer = %v", m)
+		}
+		con, _ = p.Store.GetConnector(context.Background(), store.RoleSource, id)
+		if con.Config["url"] != "https://x" {
+			t.Fatalf("retargeted despite the 422: %v", con.Config)
+		}
+		// Sending the secret again with the new target is allowed.
+		c.must(200, "PUT", "/api/v1/sources/"+id, map[string]any{"config": map[string]any{"url": "https://y", "password": "hunter2"}})
+		// 422 answers never echo a secret, even when the input is the whole config.
+		code, v := c.do("POST", "/api/v1/sources", map[string]any{"name": "leak", "type": "vault", "config": map[string]any{"password": "hunter3"}})
+		if code != 422 || strings.Contains(fmt.Sprint(v), "hunter3") {
+			t.Fatalf("422 echoes the secret: %d %v", code, v)
 		}
 		got := c.must(200, "PUT", "/api/v1/sources/"+id+"/", map[string]any{"config": map[string]any{"url": "https://y", "token": "t0k"}})
 		if got["config"].(map[string]any)["token"] != "**********" || got["config"].(map[string]any)["password"] != nil || got["updated_at"] == nil {
 			t.Fatalf("after PUT: %v", got)
 		}
-		code, v := c.do("GET", "/api/v1/sources?source_type=vault", nil)
+		code, v = c.do("GET", "/api/v1/sources?source_type=vault", nil)
 		if code != 200 || len(v.([]any)) != 1 || strings.Contains(fmt.Sprint(v), "t0k") {
 			t.Fatalf("list = %v", v)
 		}
 		// Names are unique per role.
-		m := c.must(409, "POST", "/api/v1/sources", map[string]any{"name": "v", "type": "local", "config": map[string]any{"path": "/tmp"}})
+		m = c.must(409, "POST", "/api/v1/sources", map[string]any{"name": "v", "type": "local", "config": map[string]any{"path": "."}})
 		if !strings.Contains(m["detail"].(string), "already exists") {
 			t.Fatalf("409 = %v", m)
 		}
-		c.must(200, "POST", "/api/v1/destinations", map[string]any{"name": "v", "type": "local", "config": map[string]any{"path": "/tmp"}})
+		c.must(200, "POST", "/api/v1/destinations", map[string]any{"name": "v", "type": "local", "config": map[string]any{"path": "."}})
 		// A source that cannot be built fails its connection check.
 		chk := c.must(202, "POST", "/api/v1/sources/"+id+"/connection-check", nil)
 		if chk["status"] != "SCHEDULED" {
@@ -400,7 +420,7 @@ func TestCloudConnectorConfigs(t *testing.T) {
 		t.Fatalf("azure config = %v", cfg)
 	}
 	m = c.must(200, "POST", "/api/v1/destinations", map[string]any{"name": "az", "type": "azure",
-		"config": map[string]any{"remote_url": "az://out", "connection_string": "UseDevelopmentStorage=true"}})
+		"config": map[string]any{"remote_url": "az://out", "connection_string": "AccountName=acct;AccountKey=c2VjcmV0;EndpointSuffix=core.windows.net"}})
 	if m["config"].(map[string]any)["connection_string"] != "**********" {
 		t.Fatalf("azure destination = %v", m)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -118,20 +119,103 @@ func (c connectorRoutes) get(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// validateConfig runs the kind's validation and returns the errors to report.
-func validateConfig(k connectors.Kind, config map[string]any) []engine.FieldError {
+// validateConfig runs the kind's validation and returns the errors to report, with secret
+// values taken out of their inputs.
+func validateConfig(k connectors.Kind, config map[string]any, env connectors.Env) []engine.FieldError {
 	if k.Validate == nil {
 		return nil
 	}
-	err := k.Validate(config)
+	err := k.Validate(config, env)
 	if err == nil {
 		return nil
 	}
 	var ve *engine.ValidationError
 	if errors.As(err, &ve) {
-		return ve.Errors
+		return scrubInputs(ve.Errors, k.Secrets)
 	}
-	return []engine.FieldError{{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, " + err.Error(), Input: config}}
+	return scrubInputs([]engine.FieldError{{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, " + err.Error(), Input: config}}, k.Secrets)
+}
+
+// scrubInputs keeps secrets out of 422 answers: an error located at a secret key loses its
+// input, and an input that is the config object itself has its secrets masked. A 422 may be
+// logged, shown in a browser or pasted in a ticket; it must not carry a password.
+func scrubInputs(errs []engine.FieldError, secrets []string) []engine.FieldError {
+	out := make([]engine.FieldError, len(errs))
+	for i, fe := range errs {
+		if n := len(fe.Loc); n > 0 && contains(secrets, fe.Loc[n-1]) {
+			fe.Input = nil
+		}
+		if m, ok := fe.Input.(map[string]any); ok {
+			fe.Input = secret.MaskConfig(m, secrets)
+			for _, k := range secrets {
+				if _, present := m[k]; !present {
+					delete(fe.Input.(map[string]any), k)
+				}
+			}
+		}
+		out[i] = fe
+	}
+	return out
+}
+
+// retargeted returns the target keys whose value changed between the stored config and the new
+// one. A target that is itself a secret counts as changed when a new value (not the mask) differs
+// from the stored one.
+func (a *API) retargeted(k connectors.Kind, config, stored map[string]any) ([]string, error) {
+	targets := k.Targets
+	if targets == nil {
+		for key := range withDefaults(k.Type, mergeKeys(config, stored)) {
+			if !contains(k.Secrets, key) {
+				targets = append(targets, key)
+			}
+		}
+		sort.Strings(targets)
+	}
+	newCfg, oldCfg := withDefaults(k.Type, config), withDefaults(k.Type, stored)
+	var changed []string
+	for _, t := range targets {
+		nv, ov := newCfg[t], oldCfg[t]
+		if contains(k.Secrets, t) {
+			if s, _ := nv.(string); s == secret.Mask {
+				continue
+			}
+			if sealed, ok := ov.(string); ok && secret.IsEncrypted(sealed) {
+				plain, err := a.box.Decrypt(sealed)
+				if err != nil {
+					return nil, err
+				}
+				ov = plain
+			}
+		}
+		if !reflect.DeepEqual(nv, ov) {
+			changed = append(changed, t)
+		}
+	}
+	return changed, nil
+}
+
+func mergeKeys(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for k, v := range b {
+		out[k] = v
+	}
+	for k, v := range a {
+		out[k] = v
+	}
+	return out
+}
+
+// maskedSecrets lists the secrets given back as the mask while a value is stored.
+func maskedSecrets(k connectors.Kind, config, stored map[string]any) []string {
+	var out []string
+	for _, key := range k.Secrets {
+		if v, _ := config[key].(string); v == secret.Mask {
+			if s, _ := stored[key].(string); s != "" {
+				out = append(out, key)
+			}
+		}
+	}
+	return out
 }
 
 func (c connectorRoutes) create(w http.ResponseWriter, r *http.Request) {
@@ -158,7 +242,7 @@ func (c connectorRoutes) create(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if hasConfig && kind.Type != "" {
-		f.errs = append(f.errs, validateConfig(kind, config)...)
+		f.errs = append(f.errs, validateConfig(kind, config, c.a.env)...)
 	}
 	if len(f.errs) > 0 {
 		validation(w, f.errs)
@@ -193,8 +277,25 @@ func (c connectorRoutes) update(w http.ResponseWriter, r *http.Request) {
 	config, _ := f.object("config", true)
 	kind, known := connectors.Lookup(con.Type)
 	if config != nil && known {
+		// A masked secret stands for the stored value only while the connector still points at
+		// the same place: otherwise a PUT of a new URL with the mask would send the stored
+		// password to a host of the caller's choosing.
+		if masked := maskedSecrets(kind, config, con.Config); len(masked) > 0 {
+			changed, err := c.a.retargeted(kind, config, con.Config)
+			if err != nil {
+				c.a.internal(w, r, err)
+				return
+			}
+			if len(changed) > 0 {
+				for _, key := range masked {
+					f.errs = append(f.errs, engine.FieldError{Type: "secret_required", Loc: []string{"body", "config", key},
+						Msg:   fmt.Sprintf("Value error, %s changed, so the stored %s is not reused: send %s again", strings.Join(changed, ", "), key, key),
+						Input: nil})
+				}
+			}
+		}
 		// Masked secrets stand for the stored values; validate what will be stored.
-		f.errs = append(f.errs, validateConfig(kind, withStoredSecrets(config, con.Config, kind.Secrets))...)
+		f.errs = append(f.errs, validateConfig(kind, withStoredSecrets(config, con.Config, kind.Secrets), c.a.env)...)
 	}
 	if len(f.errs) > 0 {
 		validation(w, f.errs)

@@ -26,6 +26,9 @@ import (
 
 var long = flag.Bool("long", false, "run the long scale variants (2000 files)")
 
+// testEnv lets local connectors use the test's temporary directories.
+var testEnv = connectors.Env{LocalRoots: []string{os.TempDir()}}
+
 // testKey is fixed so a re-executed worker process decrypts what the test stored.
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 
@@ -34,8 +37,8 @@ var testKey = []byte("0123456789abcdef0123456789abcdef")
 func init() {
 	connectors.Register(connectors.Kind{
 		Type: "testsource",
-		NewSource: func(cfg map[string]any) (connectors.Source, error) {
-			inner, err := local.NewSource(map[string]any{"path": cfg["path"]})
+		NewSource: func(cfg map[string]any, env connectors.Env) (connectors.Source, error) {
+			inner, err := local.NewSource(map[string]any{"path": cfg["path"]}, env)
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +104,7 @@ func runWorkerProcess(dsn string) int {
 	}
 	box, _ := secret.New(testKey)
 	r, err := New(ctx, Config{Store: st, Secrets: box, Workers: 4, Heartbeat: 100 * time.Millisecond, Lease: time.Second,
-		InProcess: true, WorkerID: "victim"})
+		InProcess: true, WorkerID: "victim", Env: testEnv})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -149,7 +152,7 @@ func (e *env) runner(id string, workers int) *Runner {
 		e.t.Cleanup(func() { st.Close() })
 	}
 	r, err := New(context.Background(), Config{Store: st, Secrets: e.box, Workers: workers, WorkerID: id,
-		Heartbeat: 100 * time.Millisecond, Lease: e.lease, InProcess: true, PollInterval: 100 * time.Millisecond})
+		Heartbeat: 100 * time.Millisecond, Lease: e.lease, InProcess: true, PollInterval: 100 * time.Millisecond, Env: testEnv})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -416,7 +419,7 @@ func TestWorkerKilled(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// Only the victim works at first, so it is sure to hold files when it dies.
-	enq, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: -1})
+	enq, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: -1, Env: testEnv})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
+	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/platform/schedule"
 	"github.com/quarrydocs/quarry/platform/secret"
 	"github.com/quarrydocs/quarry/platform/store"
@@ -55,6 +56,9 @@ type Config struct {
 	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
 	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
 	UploadDir string
+	// Env is the operator's policy handed to every connector built (local roots, private
+	// network).
+	Env connectors.Env
 }
 
 // Runner enqueues and (unless configured not to) works jobs.

@@ -50,7 +50,7 @@ func (r *Runner) OpenSource(ctx context.Context, id string) (connectors.Source, 
 	if kind.NewSource == nil {
 		return nil, fmt.Errorf("%s connectors cannot be sources", kind.Type)
 	}
-	return kind.NewSource(cfg)
+	return kind.NewSource(cfg, r.cfg.Env)
 }
 
 // OpenDestination builds the destination a stored connector describes.
@@ -62,7 +62,7 @@ func (r *Runner) OpenDestination(ctx context.Context, id string) (connectors.Des
 	if kind.NewDestination == nil {
 		return nil, fmt.Errorf("%s connectors cannot be destinations", kind.Type)
 	}
-	return kind.NewDestination(cfg)
+	return kind.NewDestination(cfg, r.cfg.Env)
 }
 
 // workList lists a job's source and enqueues its files.

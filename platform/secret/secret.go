@@ -60,17 +60,30 @@ func ParseKey(s string) ([]byte, error) {
 // LoadOrCreateKeyFile reads the key in path, or creates the file (mode 0600, parent directories
 // 0700) holding a new random key when it does not exist.
 func LoadOrCreateKeyFile(path string) ([]byte, error) {
+	key, err := LoadKeyFile(path)
+	if !errors.Is(err, os.ErrNotExist) {
+		return key, err
+	}
+	return createKeyFile(path)
+}
+
+// LoadKeyFile reads a key file; a missing file is an error wrapping os.ErrNotExist.
+func LoadKeyFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
-	if err == nil {
-		key, err := ParseKey(string(data))
-		if err != nil {
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("secret: key file %s: %w", path, err)
 		}
-		return key, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("secret: read key file: %w", err)
 	}
+	key, err := ParseKey(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("secret: key file %s: %w", path, err)
+	}
+	return key, nil
+}
+
+func createKeyFile(path string) ([]byte, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("secret: create key directory: %w", err)
 	}
