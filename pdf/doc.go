@@ -8,6 +8,7 @@ package pdf
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/zlib"
 	"context"
 	"errors"
@@ -361,43 +362,74 @@ func (d *Document) textString(o types.Object) string {
 // hundreds of small compressed streams.
 var zlibReaders sync.Pool
 
-// inflate decodes the common case, a stream whose only filter is FlateDecode without
-// parameters, with a pooled reader. It reports false for anything else and for any error but a
-// truncated end (which pdfcpu ignores too), leaving those to pdfcpu's decoder and its rules.
-func inflate(sd types.StreamDict) ([]byte, bool) {
-	if len(sd.FilterPipeline) != 1 || sd.FilterPipeline[0].Name != filter.Flate || sd.FilterPipeline[0].DecodeParms != nil {
-		return nil, false
-	}
-	src := bytes.NewReader(sd.Raw)
+// inflate decodes zlib data with a pooled reader. Like pdftotext it keeps what inflates before
+// damage (a bad Adler-32 checksum, a truncated or corrupt deflate stream): it returns that
+// prefix with a *DamagedStreamError describing the damage (a cut-short stream included, which
+// pdfcpu ignores silently). Data without a zlib header is tried as raw deflate, which some
+// writers emit.
+func inflate(raw []byte) ([]byte, error) {
+	src := bytes.NewReader(raw)
 	var zr io.ReadCloser
 	if r, ok := zlibReaders.Get().(io.ReadCloser); ok {
-		if r.(zlib.Resetter).Reset(src, nil) != nil {
+		if err := r.(zlib.Resetter).Reset(src, nil); err != nil {
 			zlibReaders.Put(r)
-			return nil, false
+			return inflateRaw(raw, err)
 		}
 		zr = r
 	} else {
 		r, err := zlib.NewReader(src)
 		if err != nil {
-			return nil, false
+			return inflateRaw(raw, err)
 		}
 		zr = r
 	}
 	defer zlibReaders.Put(zr)
-	var out bytes.Buffer
-	out.Grow(min(4*len(sd.Raw)+512, maxStreamBytes))
-	_, err := io.Copy(&out, &io.LimitedReader{R: zr, N: maxStreamBytes + 1})
-	if (err != nil && err != io.ErrUnexpectedEOF) || out.Len() > maxStreamBytes {
-		return nil, false
-	}
-	return out.Bytes(), true
+	return readInflated(zr, len(raw))
 }
+
+func inflateRaw(raw []byte, headerErr error) ([]byte, error) {
+	b, err := readInflated(flate.NewReader(bytes.NewReader(raw)), len(raw))
+	if len(b) == 0 {
+		return nil, fmt.Errorf("pdf: flate: %w", headerErr)
+	}
+	return b, err
+}
+
+func readInflated(zr io.Reader, rawLen int) ([]byte, error) {
+	var out bytes.Buffer
+	out.Grow(min(4*rawLen+512, maxStreamBytes))
+	_, err := io.Copy(&out, &io.LimitedReader{R: zr, N: maxStreamBytes + 1})
+	if out.Len() > maxStreamBytes {
+		return nil, fmt.Errorf("pdf: flate: stream inflates beyond %d bytes", maxStreamBytes)
+	}
+	if err != nil {
+		if out.Len() == 0 {
+			return nil, fmt.Errorf("pdf: flate: %w", err)
+		}
+		return out.Bytes(), &DamagedStreamError{Kept: out.Len(), Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// DamagedStreamError reports a stream read in part: Kept bytes decoded before Err.
+type DamagedStreamError struct {
+	Kept int
+	Err  error
+}
+
+func (e *DamagedStreamError) Error() string {
+	return fmt.Sprintf("pdf: stream damaged, %d bytes kept: %v", e.Kept, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *DamagedStreamError) Unwrap() error { return e.Err }
 
 // maxStreamBytes bounds a decoded stream so a decompression bomb costs memory we chose.
 const maxStreamBytes = 256 << 20
 
 // streamData returns the decoded bytes of a stream object; the table's copy is not modified, so
-// the document can be read by several pages in turn without re-decoding surprises.
+// the document can be read by several pages in turn without re-decoding surprises. A stream
+// decoded in part returns its prefix with a *DamagedStreamError.
 func (d *Document) streamData(o types.Object) ([]byte, types.Dict, error) {
 	sd, ok := d.resolve(o).(types.StreamDict)
 	if !ok {
@@ -406,13 +438,59 @@ func (d *Document) streamData(o types.Object) ([]byte, types.Dict, error) {
 	if sd.Content != nil {
 		return sd.Content, sd.Dict, nil
 	}
-	if b, ok := inflate(sd); ok {
-		return b, sd.Dict, nil
+	fp := sd.FilterPipeline
+	if len(fp) == 1 && fp[0].Name == filter.Flate && fp[0].DecodeParms == nil {
+		if b, err := inflate(sd.Raw); len(b) > 0 || err == nil {
+			return b, sd.Dict, err
+		}
 	}
 	cp := sd
 	b, err := cp.DecodeLengthWithLimit(-1, maxStreamBytes)
 	if err != nil {
+		if pb, perr := decodePipeline(sd); len(pb) > 0 {
+			return pb, sd.Dict, perr
+		}
 		return b, sd.Dict, err
 	}
 	return b, sd.Dict, nil
+}
+
+// decodePipeline runs a filter chain one filter at a time, so that a damaged Flate stage keeps
+// its prefix for the stages after it; Flate with parameters (predictors) and unknown filters
+// are left to pdfcpu.
+func decodePipeline(sd types.StreamDict) ([]byte, error) {
+	b := sd.Raw
+	var damage error
+	for _, f := range sd.FilterPipeline {
+		if f.Name == filter.Flate {
+			if f.DecodeParms != nil {
+				return nil, errors.New("pdf: flate with parameters")
+			}
+			out, err := inflate(b)
+			var de *DamagedStreamError
+			if err != nil && !errors.As(err, &de) {
+				return nil, err
+			}
+			if err != nil && damage == nil {
+				damage = err
+			}
+			b = out
+			continue
+		}
+		if f.DecodeParms != nil {
+			return nil, errors.New("pdf: filter with parameters")
+		}
+		fl, err := filter.NewFilter(f.Name, nil, maxStreamBytes)
+		if err != nil {
+			return nil, err
+		}
+		r, err := fl.Decode(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		if b, err = io.ReadAll(io.LimitReader(r, maxStreamBytes)); err != nil {
+			return nil, err
+		}
+	}
+	return b, damage
 }

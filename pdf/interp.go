@@ -447,9 +447,11 @@ func (in *interp) doXObject(res types.Dict, name string, st *gstate, formDepth i
 	}
 	in.forms++
 	data, _, err := in.doc.streamData(ref)
-	if err != nil && len(data) == 0 {
+	if err != nil {
 		in.errs = append(in.errs, err)
-		return
+		if len(data) == 0 {
+			return
+		}
 	}
 	m := identity
 	if a := in.doc.array(sd.Dict["Matrix"]); len(a) == 6 {

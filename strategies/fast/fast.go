@@ -9,10 +9,12 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
@@ -123,6 +125,11 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	}
 	log := opts.Log()
 	params := Params(opts)
+	// A damaged document keeps what it can; what was lost is said once, at the end, and a
+	// document of which nothing could be read is an error, never an empty success.
+	var skipped, damaged []int
+	var firstErr error
+	emitted := 0
 	for n := 1; n <= d.NumPages(); n++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -132,10 +139,16 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			log.Warn("fast: page skipped", "page", n, "error", err)
+			skipped = append(skipped, n)
+			if firstErr == nil {
+				firstErr = err
+			}
 		} else {
-			for _, w := range page.Warnings {
-				log.Warn("fast: page damaged", "page", n, "error", w)
+			if len(page.Warnings) > 0 {
+				damaged = append(damaged, n)
+				if firstErr == nil {
+					firstErr = page.Warnings[0]
+				}
 			}
 			els := PageElements(page, opts.Coordinates)
 			d.Recycle(page)
@@ -145,6 +158,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 				if err := emit(e); err != nil {
 					return err
 				}
+				emitted++
 			}
 		}
 		if opts.IncludePageBreaks {
@@ -153,7 +167,25 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 			}
 		}
 	}
+	if len(skipped) > 0 && emitted == 0 {
+		return &engine.Error{Kind: engine.KindUnprocessable,
+			Msg: fmt.Sprintf("%sno page could be read (%d of %d unreadable: %v)", msgInvalid, len(skipped), d.NumPages(), firstErr),
+			Err: firstErr}
+	}
+	if len(skipped)+len(damaged) > 0 {
+		log.Warn("fast: PDF partly damaged, kept what could be read",
+			"pages", d.NumPages(), "skipped", pageList(skipped), "read_in_part", pageList(damaged), "first_error", firstErr)
+	}
 	return nil
+}
+
+// pageList writes page numbers compactly for a log line.
+func pageList(ps []int) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = strconv.Itoa(p)
+	}
+	return strings.Join(parts, ",")
 }
 
 // item is an element under construction with its box in top-left page space.

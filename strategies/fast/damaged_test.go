@@ -1,0 +1,89 @@
+package fast
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// twoPages builds a PDF whose pages have the given content-stream objects (dictionary and data).
+func twoPages(contents ...[2]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n")
+	var offs []int
+	obj := func(s string) {
+		offs = append(offs, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offs), s)
+	}
+	kids := ""
+	for i := range contents {
+		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
+	}
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(contents)))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	for i, c := range contents {
+		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		obj(fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", c[0], len(c[1]), c[1]))
+	}
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, x)
+	return b.Bytes()
+}
+
+func run(t *testing.T, data []byte) ([]element.Element, string, error) {
+	t.Helper()
+	var logs bytes.Buffer
+	doc := engine.NewDocument("damaged.pdf", data)
+	doc.MIMEType = "application/pdf"
+	opts := engine.DefaultOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	var out []element.Element
+	err := Partition(context.Background(), doc, &opts, func(e element.Element) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, logs.String(), err
+}
+
+// A partly damaged PDF keeps what reads and says once what was lost; a PDF of which nothing
+// reads is an error, never an empty success.
+func TestDamagedDocument(t *testing.T) {
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte("BT /F1 12 Tf 72 700 Td (Kept despite a bad checksum) Tj ET"))
+	w.Close()
+	badSum := z.Bytes()
+	badSum[len(badSum)-1] ^= 0xFF
+	broken := [2]string{"/Filter /FlateDecode", "\xff\xfe not deflate"}
+
+	els, logs, err := run(t, twoPages([2]string{"/Filter /FlateDecode", string(badSum)}, broken,
+		[2]string{"", "BT /F1 12 Tf 72 700 Td (Third page reads) Tj ET"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cct(els); got != "Kept despite a bad checksum\nThird page reads" {
+		t.Errorf("text %q", got)
+	}
+	if n := strings.Count(logs, "level=WARN"); n != 1 || !strings.Contains(logs, "skipped=2") || !strings.Contains(logs, "read_in_part=1") {
+		t.Errorf("%d warnings, want one naming page 2 skipped and page 1 read in part:\n%s", n, logs)
+	}
+
+	_, _, err = run(t, twoPages(broken, broken))
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || !strings.Contains(ee.Msg, "no page could be read") {
+		t.Errorf("unreadable document: %v, want a 422", err)
+	}
+}
