@@ -5,6 +5,28 @@ import (
 	"github.com/quarrydocs/quarry/pdf"
 )
 
-// addGeometry adds the page's ruling to the detector's input (none until pdf reads vector
-// paths).
-func addGeometry(in *tables.Page, p *pdf.Page) {}
+// addGeometry adds the page's ruling to the detector's input, as the page layout does:
+// stroked lines and thin filled rectangles are rules; stroked rectangles give their four
+// sides; filled rectangles that are not white are shading (a white fill erases, it draws
+// nothing). Polygon edges and curves (charts, logos) are not rules.
+func addGeometry(in *tables.Page, p *pdf.Page) {
+	for _, s := range p.Geometry.Segments {
+		if s.Kind != pdf.SegStroke && s.Kind != pdf.SegRule {
+			continue
+		}
+		if s.Gray > 0.95 {
+			continue
+		}
+		in.Segments = append(in.Segments, tables.Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
+	}
+	for _, r := range p.Geometry.Rects {
+		if r.Stroke && r.StrokeGray <= 0.95 {
+			for _, e := range [][4]float64{{r.X0, r.Y0, r.X1, r.Y0}, {r.X0, r.Y1, r.X1, r.Y1}, {r.X0, r.Y0, r.X0, r.Y1}, {r.X1, r.Y0, r.X1, r.Y1}} {
+				in.Segments = append(in.Segments, tables.Segment{X0: e[0], Y0: e[1], X1: e[2], Y1: e[3], Width: r.LineWidth})
+			}
+		}
+		if r.Fill && r.FillGray <= 0.95 {
+			in.Rects = append(in.Rects, tables.Rect{X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1})
+		}
+	}
+}

@@ -161,6 +161,11 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 		id := owner[r*cols+c]
 		cells[id].words = append(cells[id].words, i)
 	}
+	if underSegmented(cells, ws) {
+		// Rules that separate rows but not columns (shaded bands, rules under rows): the
+		// text-alignment pass finds the columns and keeps these rules as row separators.
+		return Table{}, false
+	}
 	t, ok := build(cells, rows, cols, ws, Ruled)
 	if !ok || t.Rows < 2 || t.Cols < 2 || prose(t) {
 		return Table{}, false
@@ -205,11 +210,23 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 		r = max(0, min(r, rows-1))
 		byRow[r] = append(byRow[r], i)
 	}
+	// Rows are split only where the rules do not separate rows in general: when most bands
+	// with text hold a single line, a band of several lines is one row of multi-line cells.
+	perBand := make([][]line, rows)
+	var counts []int
+	for r := range rows {
+		perBand[r] = groupLines(byRow[r], ws)
+		if len(perBand[r]) > 0 {
+			counts = append(counts, len(perBand[r]))
+		}
+	}
+	sort.Ints(counts)
+	ruledRows := len(counts) > 0 && counts[(len(counts)-1)/2] <= 1
 	out := []float64{ys[0]}
 	virtual := []bool{false}
 	for r := 0; r < rows; r++ {
-		lines := groupLines(byRow[r], ws)
-		split := len(lines) >= 2
+		lines := perBand[r]
+		split := len(lines) >= 2 && !ruledRows
 		for _, l := range lines {
 			if !split {
 				break
@@ -231,4 +248,23 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 		virtual = append(virtual, false)
 	}
 	return out, virtual
+}
+
+// underSegmented reports whether many of a grid's cells hold a line with separate phrases
+// (text set apart by column gaps): the rules do not draw the columns.
+func underSegmented(cells []gcell, ws []Word) bool {
+	filled, split := 0, 0
+	for _, c := range cells {
+		if len(c.words) == 0 {
+			continue
+		}
+		filled++
+		for _, l := range groupLines(c.words, ws) {
+			if len(phrasesOf(l, ws)) >= 2 {
+				split++
+				break
+			}
+		}
+	}
+	return filled > 0 && 10*split >= 3*filled
 }

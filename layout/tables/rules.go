@@ -56,8 +56,9 @@ func collectRules(p *Page, maxSeg int, pageArea float64) ([]hrule, []vrule) {
 	if len(rects) > maxSeg {
 		rects = rects[:maxSeg]
 	}
-	for _, r := range rects {
-		if badRect(r) {
+	nested := nestedShading(rects, pageArea)
+	for k, r := range rects {
+		if badRect(r) || nested[k] {
 			continue
 		}
 		w, h := r.W(), r.H()
@@ -233,4 +234,43 @@ func covered(a, b float64, spans [][2]float64) float64 {
 		}
 	}
 	return total
+}
+
+// maxShadingCheck bounds the rectangles compared pairwise for nesting; a page with more
+// filled rectangles (a chart, a map) gets no shading edges at all.
+const maxShadingCheck = 2000
+
+// nestedShading marks filled rectangles lying inside another one: word processors paint a
+// shaded cell as its full box plus inner boxes inset by the cell padding, whose edges are no
+// boundaries. With more than maxShadingCheck rectangles every shading rectangle is marked.
+func nestedShading(rects []Rect, pageArea float64) []bool {
+	out := make([]bool, len(rects))
+	shade := func(r Rect) bool {
+		return r.W() > maxRuleThickness && r.H() > maxRuleThickness && r.W()*r.H() < pageArea/2
+	}
+	n := 0
+	for _, r := range rects {
+		if shade(r) {
+			n++
+		}
+	}
+	for i, r := range rects {
+		if !shade(r) {
+			continue
+		}
+		if n > maxShadingCheck {
+			out[i] = true
+			continue
+		}
+		for j, o := range rects {
+			if j == i || !shade(o) {
+				continue
+			}
+			if o.X0 <= r.X0+ruleTol/2 && o.Y0 <= r.Y0+ruleTol/2 && o.X1 >= r.X1-ruleTol/2 && o.Y1 >= r.Y1-ruleTol/2 && (o != r || j < i) {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
 }
