@@ -104,6 +104,13 @@ func (p *slideParser) shapes(depth int) ([]*Shape, error) {
 				kind = kindPic
 			case "cxnSp", "contentPart":
 				kind = kindOther
+			case "AlternateContent":
+				alt, err := p.alternate(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, alt...)
+				continue
 			default:
 				if err := p.dec.Skip(); err != nil {
 					return nil, err
@@ -115,6 +122,37 @@ func (p *slideParser) shapes(depth int) ([]*Shape, error) {
 				return nil, err
 			}
 			out = append(out, s)
+		case xml.EndElement:
+			return out, nil
+		}
+	}
+}
+
+// alternate reads mc:AlternateContent in a shape tree: the shapes of the first branch (a
+// choice, else the fallback) that holds text, else of the first that holds shapes. The branches are copies of one shape for readers
+// of different abilities, so only one is kept; python-pptx reads neither and loses the shape.
+func (p *slideParser) alternate(depth int) ([]*Shape, error) {
+	var out []*Shape
+	for {
+		tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if hasText(out) || (t.Name.Local != "Choice" && t.Name.Local != "Fallback") {
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			shapes, err := p.shapes(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			if len(out) == 0 || hasText(shapes) {
+				out = shapes
+			}
 		case xml.EndElement:
 			return out, nil
 		}
@@ -153,6 +191,12 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 						return nil, err
 					}
 					s.children = append(s.children, c)
+				case "AlternateContent":
+					alt, err := p.alternate(depth + 1)
+					if err != nil {
+						return nil, err
+					}
+					s.children = append(s.children, alt...)
 				default:
 					if err := p.dec.Skip(); err != nil {
 						return nil, err
@@ -448,4 +492,14 @@ func (p *slideParser) cell() (string, error) {
 			return strings.Join(lines, "\n"), nil
 		}
 	}
+}
+
+// hasText reports whether any of the shapes (or their group members) holds text or a table.
+func hasText(shapes []*Shape) bool {
+	for _, s := range shapes {
+		if len(s.paras) > 0 || s.isTable || hasText(s.children) {
+			return true
+		}
+	}
+	return false
 }

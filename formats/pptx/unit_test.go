@@ -196,3 +196,31 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAlternateContentShapes: shapes wrapped in mc:AlternateContent (in the tree and inside
+// a group) are read from one branch only — the choice, or the fallback when the choice holds
+// no shape — and text boxes in nested groups are kept.
+func TestAlternateContentShapes(t *testing.T) {
+	const mc = ` xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main"`
+	alt := func(choice, fallback string) string {
+		return `<mc:AlternateContent` + mc + `><mc:Choice Requires="p14">` + choice + `</mc:Choice><mc:Fallback>` + fallback + `</mc:Fallback></mc:AlternateContent>`
+	}
+	grp := func(inner string) string {
+		return `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="7" name="g"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>` + inner + `</p:grpSp>`
+	}
+	slide := alt(sp("", 0, 100, para("Shape written for newer readers.", false, 0)), sp("", 0, 100, para("Shape written for newer readers.", false, 0))) +
+		grp(sp("", 0, 200, para("Grouped box one.", false, 0))+grp(alt(sp("", 0, 300, para("Nested box in a group.", false, 0)), ""))) +
+		alt(`<p:contentPart r:id="ink"/>`, sp("", 0, 400, para("Fallback only shape.", false, 0)))
+	got, err := partitionBytes(t, "alt.pptx", deck(t, []string{slide}, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, e.Text)
+	}
+	want := "Shape written for newer readers.|Grouped box one.|Nested box in a group.|Fallback only shape."
+	if strings.Join(texts, "|") != want {
+		t.Errorf("got  %q\nwant %s", texts, want)
+	}
+}
