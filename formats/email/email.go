@@ -7,7 +7,10 @@
 // Two containers are read: RFC 5322 messages (.eml, message/rfc822) with the package's own MIME
 // reader on the standard library (mime.go), and Outlook messages (.msg,
 // application/vnd.ms-outlook), whose MAPI property streams are read from the compound file with
-// mscfb.
+// mscfb. Outlook items that are not messages (contacts, appointments, tasks, sticky notes) give
+// their fields as "Label: value" lines before the body (items.go), in both the Outlook 2003
+// (PT_STRING8) and later (PT_UNICODE) layouts; a stream that cannot be read whole is kept as
+// far as it reads, with one warning.
 package email
 
 import (
@@ -51,6 +54,13 @@ type Message struct {
 	HasHTML     bool
 	HasText     bool
 	Attachments []Attachment
+	// Fields are the labelled values of an Outlook item that is not a message (a contact's
+	// name, company, addresses and numbers; an appointment's time and place; a task's dates
+	// and status), one "Label: value" line each, emitted before the body.
+	Fields []string
+	// Damaged names what could not be read from a partly damaged container (streams whose
+	// sectors are missing); what could be read is kept.
+	Damaged []string
 }
 
 // Attachment is one attached file.
@@ -98,6 +108,11 @@ func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opt
 	body := func(e element.Element) error {
 		stamp(&e)
 		return emit(e)
+	}
+	if len(m.Fields) > 0 {
+		if err := text.PartitionText(ctx, strings.Join(m.Fields, "\n"), body); err != nil {
+			return fmt.Errorf("email: item fields: %w", err)
+		}
 	}
 	switch {
 	case m.HasHTML:

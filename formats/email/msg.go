@@ -26,6 +26,7 @@ const (
 
 // MAPI property IDs read from an Outlook message ([MS-OXPROPS]).
 const (
+	pidMessageClass     = 0x001A
 	pidSubject          = 0x0037
 	pidTransportHeaders = 0x007D
 	pidSentReprName     = 0x0042
@@ -57,6 +58,9 @@ const (
 // MAPI property types.
 const (
 	ptLong    = 0x0003
+	ptDouble  = 0x0005
+	ptBoolean = 0x000B
+	ptSysTime = 0x0040
 	ptString8 = 0x001E
 	ptUnicode = 0x001F
 	ptBinary  = 0x0102
@@ -68,6 +72,10 @@ func PartitionMSG(ctx context.Context, doc *engine.Document, opts *engine.Option
 	if err != nil {
 		return err
 	}
+	if len(m.Damaged) > 0 && opts != nil {
+		opts.Log().Warn("msg: damaged streams skipped or cut short; the rest is kept",
+			"file", doc.BaseName(), "streams", strings.Join(m.Damaged, "; "))
+	}
 	return PartitionMessage(ctx, m, doc, opts, emit)
 }
 
@@ -78,6 +86,11 @@ type storage struct {
 	fixed   map[uint16]uint32      // fixed-size (PT_LONG) properties from the property stream
 	read    *int64                 // bytes read so far from the whole file
 	cp      encoding.Encoding      // code page of PT_STRING8 values
+	// values are the fixed-size properties of other types (PT_SYSTIME, PT_DOUBLE,
+	// PT_BOOLEAN) as their 8 raw bytes, by type and ID.
+	values  map[uint32][8]byte
+	damaged func(string)
+	named   map[namedProp]uint16 // named property → its ID in this file (0x8000+)
 }
 
 func (s *storage) stream(name string) ([]byte, bool, error) {
@@ -88,6 +101,11 @@ func (s *storage) stream(name string) ([]byte, bool, error) {
 	if f.Size < 0 || f.Size > maxStream {
 		return nil, true, fmt.Errorf("msg: stream %s claims %d bytes", name, f.Size)
 	}
+	if f.Size == 0 {
+		// mscfb cannot seek to offset 0 of an empty stream ("can't seek past File
+		// length"); Outlook writes empty string properties as empty streams.
+		return nil, true, nil
+	}
 	*s.read += f.Size
 	if *s.read > maxMSGBytes {
 		return nil, true, fmt.Errorf("msg: more than %d bytes of property streams", maxMSGBytes)
@@ -95,7 +113,10 @@ func (s *storage) stream(name string) ([]byte, bool, error) {
 	buf := make([]byte, f.Size)
 	n, err := f.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
-		return nil, true, fmt.Errorf("msg: read %s: %w", name, err)
+		// A stream whose sector chain is cut or broken: keep what was read and say so once;
+		// the rest of the message is still worth reading.
+		s.damaged(fmt.Sprintf("%s (%d of %d bytes read: %v)", name, n, f.Size, err))
+		return buf[:n], true, nil
 	}
 	return buf[:n], true, nil
 }
@@ -159,11 +180,15 @@ func (s *storage) parseFixed(header int) error {
 		return err
 	}
 	s.fixed = map[uint16]uint32{}
+	s.values = map[uint32][8]byte{}
 	for off := header; off+16 <= len(b); off += 16 {
 		typ := binary.LittleEndian.Uint16(b[off:])
 		id := binary.LittleEndian.Uint16(b[off+2:])
-		if typ == ptLong {
+		switch typ {
+		case ptLong:
 			s.fixed[id] = binary.LittleEndian.Uint32(b[off+8:])
+		case ptSysTime, ptDouble, ptBoolean:
+			s.values[uint32(id)<<16|uint32(typ)] = [8]byte(b[off+8 : off+16])
 		}
 	}
 	return nil
@@ -223,7 +248,12 @@ func ReadMSG(r io.ReaderAt, size int64) (m *Message, err error) {
 		return nil, invalidMSG(err)
 	}
 	var read int64
-	newStorage := func() *storage { return &storage{streams: map[string]*mscfb.File{}, read: &read} }
+	var damaged []string
+	note := func(what string) { damaged = append(damaged, what) }
+	newStorage := func() *storage {
+		return &storage{streams: map[string]*mscfb.File{}, read: &read, damaged: note}
+	}
+	nameid := newStorage()
 	top := newStorage()
 	recips := map[string]*storage{}
 	attachs := map[string]*storage{}
@@ -244,6 +274,8 @@ func ReadMSG(r io.ReaderAt, size int64) (m *Message, err error) {
 					recipOrder = append(recipOrder, dir)
 				}
 				s.streams[f.Name] = f
+			case dir == "__nameid_version1.0":
+				nameid.streams[f.Name] = f
 			case strings.HasPrefix(dir, "__attach_version1.0_"):
 				s, ok := attachs[dir]
 				if !ok {
@@ -332,6 +364,16 @@ func ReadMSG(r io.ReaderAt, size int64) (m *Message, err error) {
 	if err := readMSGBody(top, m); err != nil {
 		return nil, invalidMSG(err)
 	}
+	top.named = readNameMap(nameid)
+	class := get(top, pidMessageClass)
+	if m.Fields, err = itemFields(top, class, m); err != nil {
+		return nil, invalidMSG(err)
+	}
+	if len(m.Fields) == 0 && !m.HasHTML && !m.HasText && m.Subject != "" {
+		// An item whose only text is its subject (a note with an empty body, a meeting
+		// notice) is not an empty document.
+		m.Text, m.HasText = m.Subject, true
+	}
 	for _, dir := range attachOrder {
 		if embedded[dir] {
 			// An embedded Outlook item (attach method 5) has no file payload to partition.
@@ -353,6 +395,7 @@ func ReadMSG(r io.ReaderAt, size int64) (m *Message, err error) {
 		}
 		m.Attachments = append(m.Attachments, Attachment{Name: name, ContentType: mime, Data: data})
 	}
+	m.Damaged = damaged
 	return m, nil
 }
 
