@@ -138,7 +138,7 @@ func TestOutlookItems(t *testing.T) {
 				{set: setTask, lid: 0x8105, fixed: fixedTime(start)}, {set: setTask, lid: 0x811F, str: "Maria Lopez"}}},
 			[]string{"Prepare the quarterly report", "Status: In progress", "Complete: 25%", "Due date: 2024-03-05 14:00 UTC", "Owner: Maria Lopez", "Collect the figures from every branch first."}},
 		{"appointment", outlookItem{class: "IPM.Appointment", strs: map[uint16]string{0x0037: "Design review", 0x1000: "We will walk through the new floor plans.", 0x0C1A: "Maria Lopez", 0x5D01: "maria@example.com"},
-			named: []namedValue{{set: setAppointment, lid: 0x8208, str: "Room 4.12"}, {set: setAppointment, lid: 0x820D, fixed: fixedTime(start)}, {set: setAppointment, lid: 0x820E, fixed: fixedTime(start.Add(90 * time.Minute))}},
+			named:  []namedValue{{set: setAppointment, lid: 0x8208, str: "Room 4.12"}, {set: setAppointment, lid: 0x820D, fixed: fixedTime(start)}, {set: setAppointment, lid: 0x820E, fixed: fixedTime(start.Add(90 * time.Minute))}},
 			recips: [][2]string{{"Ann", "ann@example.com"}, {"Bob", "bob@example.com"}}},
 			[]string{"Design review", "Location: Room 4.12", "Start: 2024-03-05 14:00 UTC", "End: 2024-03-05 15:30 UTC",
 				"Organizer: Maria Lopez <maria@example.com>", "Attendees: ann@example.com, bob@example.com", "We will walk through the new floor plans."}},
