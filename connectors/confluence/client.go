@@ -156,7 +156,18 @@ func newClient(cfg Config) (*client, error) {
 	if cfg.HTTPClient != nil {
 		hc = *cfg.HTTPClient
 	}
-	hc.CheckRedirect = c.checkRedirect
+	// The connector's policy (allowed hosts, credentials dropped across hosts) runs first, then
+	// the given client's own (netguard's: redirect count, scheme, headers across origins).
+	prev := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := c.checkRedirect(req, via); err != nil {
+			return err
+		}
+		if prev != nil {
+			return prev(req, via)
+		}
+		return nil
+	}
 	c.http = &hc
 	switch secret := firstNonEmpty(cfg.Password, cfg.APIToken); {
 	case strings.TrimSpace(cfg.OAuthToken) != "":

@@ -454,8 +454,9 @@ func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadClos
 	return io.NopCloser(strings.NewReader(html)), nil
 }
 
-// Check reads one space (proving the URL and credentials), then each configured space; all
-// failures are reported together.
+// Check reads one space (proving the URL and credentials), then each configured space; on Cloud
+// it also reads one space's permissions, without which no page could be indexed (a token
+// lacking that scope would otherwise fail every file). All failures are reported together.
 func (s *Source) Check(ctx context.Context) error {
 	ref := "rest/api/space?limit=1"
 	if s.c.cloud {
@@ -465,13 +466,34 @@ func (s *Source) Check(ctx context.Context) error {
 	if err := s.c.getJSON(ctx, ref, "list spaces", &resp); err != nil {
 		return err
 	}
+	// The space whose permissions are probed: the first configured one found, else the first
+	// visible one.
+	var probe *space
 	var errs []error
 	for _, key := range s.cfg.Spaces {
-		if _, err := s.lookupSpace(ctx, key); err != nil {
+		sp, err := s.lookupSpace(ctx, key)
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			errs = append(errs, err)
+			continue
+		}
+		if probe == nil {
+			probe = &sp
+		}
+	}
+	if probe == nil && len(s.cfg.Spaces) == 0 && len(resp.Results) > 0 {
+		probe = &space{ID: idString(resp.Results[0]["id"]), Key: str(resp.Results[0]["key"])}
+	}
+	if s.c.cloud && probe != nil && probe.ID != "" {
+		var perms listResponse
+		err := s.c.getJSON(ctx, "api/v2/spaces/"+url.PathEscape(probe.ID)+"/permissions?limit=1", fmt.Sprintf("permissions of space %q", probe.Key), &perms)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("%w (pages are indexed only with their permissions: a scoped token needs read:space.permission:confluence)", err))
 		}
 	}
 	return errors.Join(errs...)

@@ -501,3 +501,25 @@ func TestIncrementalVersions(t *testing.T) {
 	}
 	wantPerms(t, got["DEV/51.html"], perms(nil, []string{"grp-leads"}, nil, nil, nil, nil))
 }
+
+// Check proves on Cloud that space permissions can be read: without them no page is indexed.
+func TestCheckProbesSpacePermissions(t *testing.T) {
+	f := cloudSite(t)
+	src, _ := NewSource(cloudConfig(f, &sleeper{}))
+	if err := src.Check(context.Background()); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	f.fail("/permissions", 403, "", -1)
+	for _, spaces := range [][]string{nil, {"OPS"}} {
+		cfg := cloudConfig(f, &sleeper{})
+		cfg.Spaces = spaces
+		src, _ := NewSource(cfg)
+		err := src.Check(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "forbidden (403)") || !strings.Contains(err.Error(), "read:space.permission:confluence") {
+			t.Errorf("spaces %v: Check: %v", spaces, err)
+		}
+	}
+	if !slices.ContainsFunc(f.log(), func(r string) bool { return strings.Contains(r, "spaces/102/permissions") }) {
+		t.Error("the configured space was not the one probed")
+	}
+}
