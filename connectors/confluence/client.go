@@ -8,13 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
 // maxJSONBytes bounds one REST response: a page body is rarely more than a few MB.
@@ -232,12 +233,12 @@ func (c *client) mediaHost(u *url.URL) bool {
 	return false
 }
 
-// HTTPError is a failed Confluence request. Its message names the resource, never a credential.
+// HTTPError is a failed Confluence request. Its message names the resource and the status,
+// never a credential nor the upstream's body (untrusted text that may echo request headers).
 type HTTPError struct {
 	StatusCode int
 	// What names the resource ("space \"DEV\"", "page 123").
-	What    string
-	Message string
+	What string
 	// Attempts is how many times the request was tried (more than one after retries).
 	Attempts int
 	// Download marks a file download: a 401 there is not a sign of wrong credentials (Cloud
@@ -249,29 +250,22 @@ func (e *HTTPError) Error() string {
 	var s string
 	switch {
 	case e.StatusCode == http.StatusUnauthorized && e.Download:
-		s = fmt.Sprintf("confluence: %s: the download was refused (401)%s", e.What, suffix(e.Message))
+		s = fmt.Sprintf("confluence: %s: the download was refused (401)", e.What)
 	case e.StatusCode == http.StatusUnauthorized:
 		s = fmt.Sprintf("confluence: %s: unauthorized (401): check username and api_token/password, token or oauth_token (scoped tokens need cloud_id or scoped_token)", e.What)
 	case e.StatusCode == http.StatusForbidden:
-		s = fmt.Sprintf("confluence: %s: forbidden (403): the user (or the token's scopes) lacks permission%s", e.What, suffix(e.Message))
+		s = fmt.Sprintf("confluence: %s: forbidden (403): the user (or the token's scopes) lacks permission", e.What)
 	case e.StatusCode == http.StatusNotFound:
-		s = fmt.Sprintf("confluence: %s: not found (404), or not visible to this user%s", e.What, suffix(e.Message))
+		s = fmt.Sprintf("confluence: %s: not found (404), or not visible to this user", e.What)
 	case e.StatusCode == http.StatusTooManyRequests:
-		s = fmt.Sprintf("confluence: %s: rate limited (429)%s", e.What, suffix(e.Message))
+		s = fmt.Sprintf("confluence: %s: rate limited (429)", e.What)
 	default:
-		s = fmt.Sprintf("confluence: %s: HTTP %d%s", e.What, e.StatusCode, suffix(e.Message))
+		s = fmt.Sprintf("confluence: %s: HTTP %d %s", e.What, e.StatusCode, http.StatusText(e.StatusCode))
 	}
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
 	}
 	return s
-}
-
-func suffix(msg string) string {
-	if msg == "" {
-		return ""
-	}
-	return ": " + msg
 }
 
 // restBase returns the REST root, reading the cloud id from the site first when the gateway is
@@ -384,7 +378,7 @@ func (c *client) do(ctx context.Context, u *url.URL, what string, withAuth, isDo
 			if errors.As(err, &ue) {
 				err = ue.Err
 			}
-			failure = fmt.Errorf("confluence: %s: cannot reach %s: %v", what, u.Scheme+"://"+u.Host, err)
+			failure = fmt.Errorf("confluence: %s: cannot reach %s: %w", what, u.Scheme+"://"+u.Host, err)
 			if isPolicyError(err) {
 				return nil, failure
 			}
@@ -392,9 +386,10 @@ func (c *client) do(ctx context.Context, u *url.URL, what string, withAuth, isDo
 			if resp.StatusCode/100 == 2 {
 				return resp, nil
 			}
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+			// Drained (bounded) so the connection is reused; never echoed.
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
-			he := &HTTPError{StatusCode: resp.StatusCode, What: what, Message: errorMessage(resp, body), Attempts: attempt, Download: isDownload}
+			he := &HTTPError{StatusCode: resp.StatusCode, What: what, Attempts: attempt, Download: isDownload}
 			if !retryable(resp.StatusCode) {
 				return nil, he
 			}
@@ -422,9 +417,9 @@ func (c *client) do(ctx context.Context, u *url.URL, what string, withAuth, isDo
 	}
 }
 
-// isPolicyError reports a refused redirect: not transient, not worth retrying.
+// isPolicyError reports a refused redirect or address: not transient, not worth retrying.
 func isPolicyError(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "refusing redirect")
+	return errors.Is(err, netguard.ErrBlocked) || err != nil && strings.Contains(err.Error(), "refusing redirect")
 }
 
 func retryable(status int) bool {
@@ -488,35 +483,6 @@ func (c *client) getJSON(ctx context.Context, ref, what string, out any) error {
 		return fmt.Errorf("confluence: %s: decode response: %w", what, err)
 	}
 	return nil
-}
-
-// errorMessage extracts the server's explanation: v1 bodies carry "message", v2 bodies an
-// "errors" list with title and detail. Non-JSON bodies (a proxy's HTML page) are not echoed.
-func errorMessage(resp *http.Response, body []byte) string {
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "application/json" {
-		return ""
-	}
-	var v struct {
-		Message string `json:"message"`
-		Errors  []struct {
-			Title  string `json:"title"`
-			Detail any    `json:"detail"`
-		} `json:"errors"`
-	}
-	if json.Unmarshal(body, &v) != nil {
-		return ""
-	}
-	msg := v.Message
-	if msg == "" && len(v.Errors) > 0 {
-		msg = v.Errors[0].Title
-		if d, ok := v.Errors[0].Detail.(string); ok && d != "" {
-			msg += " (" + d + ")"
-		}
-	}
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	return msg
 }
 
 // nextRef turns a pagination link into a path relative to the REST root. v1 links are relative

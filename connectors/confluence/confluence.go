@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -22,6 +23,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
@@ -29,10 +31,13 @@ func init() {
 	connectors.Register(connectors.Kind{
 		Type:     "confluence",
 		Secrets:  secretKeys,
-		Targets:  []string{"url", "username"},
-		Validate: func(config map[string]any, _ connectors.Env) error { return Validate(config) },
+		Targets:  []string{"url", "username", "cloud_id"},
+		Validate: func(config map[string]any, env connectors.Env) error {
+			_, err := parseForEnv(config, env)
+			return err
+		},
 		NewSource: func(config map[string]any, env connectors.Env) (connectors.Source, error) {
-			c, err := ParseConfig(config)
+			c, err := parseForEnv(config, env)
 			if err != nil {
 				return nil, err
 			}
@@ -43,6 +48,36 @@ func init() {
 			return NewSource(c)
 		},
 	})
+}
+
+// parseForEnv is ParseConfig plus the operator's network policy: a site URL (or media host)
+// that names a non-public address is refused up front, with a 422 on its key, unless private
+// networks are allowed. Names are judged again, resolved, when connecting.
+func parseForEnv(config map[string]any, env connectors.Env) (Config, error) {
+	c, err := ParseConfig(config)
+	if err != nil {
+		return c, err
+	}
+	var errs []engine.FieldError
+	if err := netguard.CheckURL(c.URL, env.AllowPrivateNetwork); err != nil {
+		errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "url"}, Msg: "Value error, url: " + err.Error(), Input: c.URL})
+	}
+	for i, h := range c.MediaHosts {
+		if env.AllowPrivateNetwork {
+			break
+		}
+		host := h
+		if hp, _, err := net.SplitHostPort(h); err == nil {
+			host = hp
+		}
+		if err := netguard.CheckHost(host); err != nil {
+			errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, media host: " + err.Error(), Input: h})
+		}
+	}
+	if len(errs) > 0 {
+		return Config{}, &engine.ValidationError{Errors: errs}
+	}
+	return c, nil
 }
 
 var _ connectors.Source = (*Source)(nil)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
 // sleeper records the waits asked of RetryPolicy.Sleep without waiting.
@@ -521,5 +523,46 @@ func TestCheckProbesSpacePermissions(t *testing.T) {
 	}
 	if !slices.ContainsFunc(f.log(), func(r string) bool { return strings.Contains(r, "spaces/102/permissions") }) {
 		t.Error("the configured space was not the one probed")
+	}
+}
+
+// Through the registry, the operator's network policy applies: the fake (on loopback) is refused
+// up front with a 422 on url unless private networks are allowed, and then reached through the
+// guarded client, permissions and all.
+func TestRegistryNetworkPolicy(t *testing.T) {
+	f := cloudSite(t)
+	k, _ := connectors.Lookup("confluence")
+	config := map[string]any{"url": f.siteURL(), "username": f.user, "api_token": f.secret, "cloud": true, "spaces": []any{"DEV"},
+		"media_hosts": []any{f.mediaHost()}}
+	var ve *engine.ValidationError
+	if err := k.Validate(config, connectors.Env{}); !errors.As(err, &ve) || len(ve.Errors) != 2 ||
+		strings.Join(ve.Errors[0].Loc, ".") != "body.config.url" || strings.Join(ve.Errors[1].Loc, ".") != "body.config.media_hosts.0" {
+		t.Fatalf("Validate without private networks: %v", err)
+	}
+	if _, err := k.NewSource(config, connectors.Env{}); err == nil {
+		t.Fatal("NewSource accepted a loopback site")
+	}
+	if err := k.Validate(config, connectors.Env{AllowPrivateNetwork: true}); err != nil {
+		t.Fatalf("Validate with private networks: %v", err)
+	}
+	src, err := k.NewSource(config, connectors.Env{AllowPrivateNetwork: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []connectors.Document
+	if err := src.List(context.Background(), func(d connectors.Document) error { docs = append(docs, d); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	wantPerms(t, byID(docs)["DEV/12.html"], restrictedPerms)
+
+	// A name that resolves to loopback passes the early check but not the connection guard, and
+	// a refused address is not retried.
+	sl := &sleeper{}
+	cfg := cloudConfig(f, sl)
+	cfg.URL = strings.Replace(f.siteURL(), "127.0.0.1", "localhost", 1)
+	cfg.HTTPClient = netguard.NewClient(netguard.Options{})
+	s2, _ := NewSource(cfg)
+	if err := s2.Check(context.Background()); !errors.Is(err, netguard.ErrBlocked) || len(sl.waits) != 0 {
+		t.Errorf("Check of a loopback name: %v after %d waits", err, len(sl.waits))
 	}
 }
