@@ -29,9 +29,9 @@ import (
 
 func init() {
 	connectors.Register(connectors.Kind{
-		Type:     "confluence",
-		Secrets:  secretKeys,
-		Targets:  []string{"url", "username", "cloud_id"},
+		Type:    "confluence",
+		Secrets: secretKeys,
+		Targets: []string{"url", "username", "cloud_id"},
 		Validate: func(config map[string]any, env connectors.Env) error {
 			_, err := parseForEnv(config, env)
 			return err
