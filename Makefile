@@ -5,6 +5,7 @@ GO      ?= go
 GOBIN   := $(shell $(GO) env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
 SAMPLE  ?= testdata/reference/docs/fake-text.txt
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
 .PHONY: run test deps build check unit bench
 
@@ -15,7 +16,7 @@ deps:
 # providers' SDKs) are plugins installed beside it with their checksums, where the plugin host
 # finds them.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry ./cmd/quarry
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o bin/quarry ./cmd/quarry
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry-plugin-vlm ./cmd/quarry-plugin-vlm
 	CGO_ENABLED=1 $(GO) build -o bin/quarry-plugin-ocr ./cmd/quarry-plugin-ocr
 	bin/quarry plugin checksum bin/quarry-plugin-ocr bin/quarry-plugin-vlm

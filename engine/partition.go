@@ -173,7 +173,7 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 	if ft.Image && s == "fast" {
 		return "", "", Errorf(KindBadRequest, "The fast strategy is not available for image files")
 	}
-	why := "asked for"
+	why := "as asked"
 	hasText := func() bool {
 		p, ok := LookupStrategy("fast")
 		if !ok {
@@ -189,13 +189,13 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 	if s == "auto" {
 		switch {
 		case ft.Image:
-			s, why = "hi_res", "auto: an image has no text layer"
+			s, why = "hi_res", "an image has no text layer"
 		case tableInference(ft, opts) || len(opts.ExtractImageBlockTypes) > 0:
-			s, why = "hi_res", "auto: table structure or image blocks asked for"
+			s, why = "hi_res", "table structure (pdf_infer_table_structure) or image blocks were asked for"
 		case hasText():
-			s, why = "fast", "auto: the PDF has a text layer"
+			s, why = "fast", "the PDF has a text layer"
 		default:
-			s, why = "ocr_only", "auto: no text layer"
+			s, why = "ocr_only", "no page has a text layer"
 		}
 	}
 	installed := func(n string) bool { _, ok := LookupStrategy(n); return ok }

@@ -1,7 +1,7 @@
 // Command quarry partitions documents into typed elements, scores outputs against goldens and
 // serves the partition API.
 //
-//	quarry partition [flags] FILE…   print the elements of each file as JSON (or CSV)
+//	quarry partition [flags] FILE…   print the elements of each file as JSON (or JSON Lines, CSV, text)
 //	quarry eval OUTPUT.json GOLD     score an output against a golden (JSON elements or CCT text)
 package main
 
@@ -15,19 +15,12 @@ import (
 	"syscall"
 )
 
-const usage = `usage:
-  quarry partition [flags] FILE…   partition files; elements as JSON on stdout
-  quarry eval OUTPUT.json GOLD     score an output against a golden output (.json) or text (.txt)
-  quarry serve [flags]             serve the partition API (default :8000)
-  quarry worker [flags]            run platform job workers only (shared --database)
-  quarry plugin list|serve|checksum|install   manage strategy plugins (see quarry plugin -h)
-  quarry help COMMAND              show a command's flags
-`
-
 // exitError carries an exit status; its message is printed on one line.
 type exitError struct {
 	code int
 	err  error
+	// silent: what there was to say has been said (help shown, failures reported).
+	silent bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -49,19 +42,19 @@ func main() {
 		if errors.As(err, &ee) {
 			code = ee.code
 		}
-		if !errors.Is(err, errHelpShown) {
+		if !errors.As(err, &ee) || !ee.silent {
 			fmt.Fprintln(os.Stderr, "quarry:", err)
 		}
 		os.Exit(code)
 	}
 }
 
-var errHelpShown = &exitError{code: 0, err: errors.New("help shown")}
+var errHelpShown = &exitError{code: 0, err: errors.New("help shown"), silent: true}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return &exitError{code: 2, err: errors.New("no command given")}
+		return &exitError{code: 2, err: errors.New("no command given; try quarry partition FILE")}
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -77,13 +70,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runWorker(ctx, rest, stderr)
 	case "plugin":
 		return runPlugin(ctx, rest, stdout, stderr)
-	case "help", "-h", "--help":
-		if len(rest) > 0 {
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, versionString())
+		return nil
+	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 && rest[0] != "help" {
 			return run(ctx, []string{rest[0], "-h"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return usageError("unknown command %q", cmd)
+	commands := []string{"partition", "serve", "worker", "eval", "plugin", "version", "help"}
+	if s := suggest(cmd, commands); s != "" {
+		return usageError("unknown command %q; did you mean %s? (quarry help lists the commands)", cmd, s)
+	}
+	return usageError("unknown command %q; quarry help lists the commands", cmd)
 }

@@ -64,17 +64,6 @@ func TestPartitionFlags(t *testing.T) {
 	}
 }
 
-func TestSeveralFilesGiveListOfLists(t *testing.T) {
-	out, _, err := runCLI(t, "partition", docs+"fake-text.txt", docs+"fake-xml.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lists [][]map[string]any
-	if err := json.Unmarshal([]byte(out), &lists); err != nil || len(lists) != 2 || len(lists[1]) != 20 {
-		t.Errorf("list of lists: %v (%d)", err, len(lists))
-	}
-}
-
 // Files partitioned concurrently come out exactly as one at a time would write them, in the
 // order given; the first failing file in that order is the one reported.
 func TestSeveralFilesConcurrently(t *testing.T) {
@@ -96,11 +85,6 @@ func TestSeveralFilesConcurrently(t *testing.T) {
 	}
 	if parallel != serial {
 		t.Errorf("concurrent output differs from serial output (%d vs %d bytes)", len(parallel), len(serial))
-	}
-	bad := filepath.Join(t.TempDir(), "missing.txt")
-	_, _, err = runCLI(t, append([]string{"partition"}, docs+"fake-text.txt", bad, docs+"fake-xml.xml", "/nonexistent/b.txt")...)
-	if err == nil || !strings.Contains(err.Error(), "missing.txt") {
-		t.Errorf("error %v, want the first failing file named", err)
 	}
 }
 

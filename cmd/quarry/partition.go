@@ -8,8 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -44,205 +46,600 @@ func (f *formValue) Set(v string) error {
 
 func (f *formValue) IsBoolFlag() bool { return f.isBool }
 
-func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// partitionCmd is one `quarry partition` invocation once its command line is read.
+type partitionCmd struct {
+	form      map[string][]string
+	outFile   string
+	outDir    string
+	recursive bool
+	quiet     bool
+	verbose   bool
+	format    string // json, jsonl, csv or text
+	inputs    []input
+	opts      engine.Options
+	stdout    io.Writer
+	stderr    io.Writer
+	stdin     io.Reader
+}
+
+// input is one document to partition.
+type input struct {
+	path string // as given or found in a folder; "-" for stdin
+	name string // output name relative to --output-dir, without the format's extension
+	data []byte // stdin's content
+}
+
+func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
 	fs := flag.NewFlagSet("partition", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	form := map[string][]string{}
+	fs.SetOutput(io.Discard) // errors are phrased by parseError, help by partitionHelp
 	for _, p := range engine.Params() {
-		fv := &formValue{form: form, name: p.Name, isList: p.Kind == "list", isBool: strings.HasSuffix(p.Kind, "bool")}
-		help := p.Help
-		if len(p.Choices) > 0 {
-			help += " (" + strings.Join(p.Choices, ", ") + ")"
-		}
-		fs.Var(fv, p.Name, help)
+		fv := &formValue{form: c.form, name: p.Name, isList: p.Kind == "list", isBool: strings.HasSuffix(p.Kind, "bool")}
+		fs.Var(fv, p.Name, p.Help)
 	}
-	fs.Func("param", "`name=value` for a strategy's own parameter (repeatable), e.g. vlm_dry_run=true", func(v string) error {
+	fs.Func("param", "", func(v string) error {
 		name, value, ok := strings.Cut(v, "=")
 		if !ok || name == "" {
 			return fmt.Errorf("want name=value, got %q", v)
 		}
-		form[name] = append(form[name], value)
+		c.form[name] = append(c.form[name], value)
 		return nil
 	})
-	verbose := fs.Bool("v", false, "log progress to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: quarry partition [flags] FILE…\n\nFlags carry the partition API's form-field names; lists are comma-separated or repeated.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return &exitError{code: 2, err: err}
-	}
-	files := fs.Args()
-	if len(files) == 0 {
-		fs.Usage()
-		return usageError("partition: no input files")
-	}
-	opts, err := engine.OptionsFromForm(form)
-	if err != nil {
-		return usageError("partition: %v", err)
-	}
-	if needsPlugins(opts.Strategy, files) {
-		startPlugins(false)
-	}
-	if *verbose {
-		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	w := bufio.NewWriterSize(stdout, 256<<10)
-	defer w.Flush()
-	csvOut := opts.OutputFormat == "text/csv"
-	if len(files) > 1 && !csvOut {
-		w.WriteString("[")
-	}
-	if err := partitionFiles(ctx, files, opts, csvOut, w); err != nil {
-		return err
-	}
-	if len(files) > 1 && !csvOut {
-		w.WriteString("]\n")
-	}
-	return w.Flush()
+	fs.StringVar(&c.outFile, "o", "", "")
+	fs.StringVar(&c.outFile, "output", "", "")
+	fs.StringVar(&c.outDir, "output-dir", "", "")
+	fs.BoolVar(&c.recursive, "r", false, "")
+	fs.BoolVar(&c.recursive, "recursive", false, "")
+	fs.BoolVar(&c.quiet, "q", false, "")
+	fs.BoolVar(&c.quiet, "quiet", false, "")
+	fs.BoolVar(&c.verbose, "v", false, "")
+	fs.BoolVar(&c.verbose, "verbose", false, "")
+	return fs
 }
 
-// partitionFiles writes the files' elements in the order given, partitioning up to GOMAXPROCS
-// of them at once: each into its own buffer, written out when the ones before it are. A file
-// holds its slot until it is written, so at most that many outputs are in memory.
-func partitionFiles(ctx context.Context, files []string, opts engine.Options, csvOut bool, w *bufio.Writer) error {
-	sep := func(i int) {
-		if len(files) > 1 && !csvOut && i > 0 {
-			w.WriteString(",\n")
+func runPartition(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runPartitionIn(ctx, args, os.Stdin, stdout, stderr)
+}
+
+func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := &partitionCmd{form: map[string][]string{}, stdout: stdout, stderr: stderr, stdin: stdin}
+	fs := newPartitionFlags(c)
+	paths, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		partitionHelp(stdout)
+		return errHelpShown
+	}
+	if err != nil {
+		return usageError("partition: %s", parseError(fs, err))
+	}
+	if len(paths) == 0 {
+		return usageError("partition: no input files; give one or more files or folders, or - for standard input (quarry partition --help shows examples)")
+	}
+	if err := c.setFormat(); err != nil {
+		return err
+	}
+	if c.outFile != "" && c.outDir != "" {
+		return usageError("partition: -o and --output-dir cannot be used together; -o writes one file, --output-dir one file per input")
+	}
+	if c.opts, err = engine.OptionsFromForm(c.form); err != nil {
+		return usageError("partition: %v", err)
+	}
+	if c.inputs, err = expandInputs(paths, c.recursive, stdin); err != nil {
+		return usageError("partition: %v", err)
+	}
+	if c.outDir != "" {
+		if err := checkOutputNames(c.inputs, c.ext()); err != nil {
+			return usageError("partition: %v", err)
+		}
+		if err := os.MkdirAll(c.outDir, 0o755); err != nil {
+			return fmt.Errorf("partition: cannot create the output folder: %w", err)
 		}
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	if workers <= 1 {
-		for i, path := range files {
-			sep(i)
-			if err := partitionFile(ctx, path, opts, csvOut, w); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+	if needsPlugins(c.opts.Strategy, c.inputs) {
+		startPlugins(false)
+	}
+	if c.verbose {
+		c.opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return c.run(ctx)
+}
+
+// parseInterleaved parses flags wherever they stand on the line, as GNU tools do: the standard
+// flag package stops at the first file name. "--" ends the flags; "-" is a file (stdin).
+// Flags spelled with dashes (--output-format) are accepted for their underscore names.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = dashAliases(fs, args)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// dashAliases rewrites --output-format to --output_format when only the underscore spelling is
+// a flag: the API's form names use underscores, a command line's habit is dashes.
+func dashAliases(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "--" {
+			copy(out[i:], args[i:])
+			break
+		}
+		if !strings.HasPrefix(a, "-") || !strings.Contains(a, "-") {
+			continue
+		}
+		dashes := len(a) - len(strings.TrimLeft(a, "-"))
+		name, value, hasValue := strings.Cut(a[dashes:], "=")
+		if fs.Lookup(name) != nil || !strings.Contains(name, "-") {
+			continue
+		}
+		if alt := strings.ReplaceAll(name, "-", "_"); fs.Lookup(alt) != nil {
+			out[i] = a[:dashes] + alt
+			if hasValue {
+				out[i] += "=" + value
 			}
 		}
-		return nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type result struct {
-		out bytes.Buffer
-		err error
+	return out
+}
+
+// parseError turns the flag package's errors into one sentence with a way forward.
+func parseError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if s := suggest(name, names); s != "" {
+			return fmt.Sprintf("there is no flag --%s; did you mean --%s? (quarry partition --help lists them all)", name, s)
+		}
+		return fmt.Sprintf("there is no flag --%s (quarry partition --help lists them all)", name)
 	}
-	slots := make(chan struct{}, workers)
-	done := make([]chan *result, len(files))
-	for i := range done {
-		done[i] = make(chan *result, 1)
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Sprintf("%s needs a value, e.g. %s=VALUE", name, name)
 	}
-	go func() {
-		for i, path := range files {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return
+	return msg
+}
+
+// setFormat reads --output_format: the short names json, jsonl, csv and text, or the API's
+// MIME types.
+func (c *partitionCmd) setFormat() error {
+	v := "json"
+	if vs := c.form["output_format"]; len(vs) > 0 {
+		v = strings.ToLower(strings.TrimSpace(vs[len(vs)-1]))
+	}
+	switch v {
+	case "json", "application/json":
+		c.format = "json"
+	case "jsonl", "ndjson", "application/jsonl", "application/x-ndjson":
+		c.format = "jsonl"
+	case "csv", "text/csv":
+		c.format = "csv"
+	case "text", "txt", "text/plain":
+		c.format = "text"
+	default:
+		return usageError("partition: unknown output format %q; choose json, jsonl, csv or text", v)
+	}
+	mime := "application/json"
+	if c.format == "csv" {
+		mime = "text/csv"
+	}
+	c.form["output_format"] = []string{mime}
+	return nil
+}
+
+func (c *partitionCmd) ext() string {
+	switch c.format {
+	case "jsonl":
+		return ".jsonl"
+	case "csv":
+		return ".csv"
+	case "text":
+		return ".txt"
+	}
+	return ".json"
+}
+
+// expandInputs turns the command line's paths into documents: files as given, a folder's files
+// (its subfolders' too with recursive; hidden files and folders skipped), "-" read from stdin.
+// A path that does not exist stays in the list and fails when partitioned, so the batch
+// reports it with the others.
+func expandInputs(paths []string, recursive bool, stdin io.Reader) ([]input, error) {
+	var out []input
+	stdinSeen := false
+	for _, p := range paths {
+		if p == "-" {
+			if stdinSeen {
+				return nil, errors.New("standard input (-) can be given only once")
 			}
-			go func() {
-				r := &result{}
-				bw := bufio.NewWriter(&r.out)
-				if r.err = partitionFile(ctx, path, opts, csvOut, bw); r.err == nil {
-					r.err = bw.Flush()
+			stdinSeen = true
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, fmt.Errorf("cannot read standard input: %w", err)
+			}
+			out = append(out, input{path: "-", name: "stdin", data: data})
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			out = append(out, input{path: p, name: filepath.Base(p)})
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			hidden := strings.HasPrefix(d.Name(), ".") && path != p
+			if d.IsDir() {
+				if path != p && (hidden || !recursive) {
+					return filepath.SkipDir
 				}
-				done[i] <- r
-			}()
+				return nil
+			}
+			if hidden || !d.Type().IsRegular() {
+				return nil
+			}
+			rel, _ := filepath.Rel(p, path)
+			out = append(out, input{path: path, name: rel})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cannot read folder %s: %w", p, err)
 		}
-	}()
-	for i, path := range files {
-		r := <-done[i]
-		<-slots
-		if r.err != nil {
-			return fmt.Errorf("%s: %w", path, r.err)
+		if len(out) == n {
+			hint := ""
+			if !recursive {
+				hint = " (add --recursive to look in its subfolders)"
+			}
+			return nil, fmt.Errorf("folder %s holds no files%s", p, hint)
 		}
-		sep(i)
-		if _, err := w.Write(r.out.Bytes()); err != nil {
-			return err
+	}
+	return out, nil
+}
+
+// checkOutputNames refuses a batch in which two inputs would write the same output file.
+func checkOutputNames(inputs []input, ext string) error {
+	seen := map[string]string{}
+	for _, in := range inputs {
+		name := in.name + ext
+		if prev, ok := seen[name]; ok {
+			return fmt.Errorf("%s and %s would both be written to %s; give them in separate runs or from one folder", prev, in.path, name)
 		}
+		seen[name] = in.path
 	}
 	return nil
 }
 
-// needsPlugins reports whether partitioning paths may need a plugin's strategy: a PDF or an image
-// under a strategy this binary does not serve itself, or under auto, which sends scanned pages
-// to OCR. Starting the plugin host launches every plugin once, so a run that cannot use one
-// skips it.
-func needsPlugins(strategy string, paths []string) bool {
+// needsPlugins reports whether partitioning the inputs may need a plugin's strategy: a PDF or an
+// image under a strategy this binary does not serve itself, or under auto, which sends scanned
+// pages to OCR. Starting the plugin host launches every plugin once, so a run that cannot use
+// one skips it.
+func needsPlugins(strategy string, inputs []input) bool {
 	if _, inProcess := engine.LookupStrategy(strategy); inProcess && strategy != "auto" {
 		return false
 	}
-	return hasPDFOrImage(paths)
-}
-
-// hasPDFOrImage reports whether any input is a PDF or an image, the documents that go through a
-// strategy; text and office files never start the plugin host.
-func hasPDFOrImage(paths []string) bool {
-	for _, path := range paths {
-		f, err := os.Open(path)
+	for _, in := range inputs {
+		doc, closeDoc, err := in.open()
 		if err != nil {
 			continue // reported when the file is partitioned
 		}
-		st, err := f.Stat()
-		if err == nil && !st.IsDir() {
-			ft := engine.Detect(&engine.Document{Filename: path, Content: f, Size: st.Size()}, "")
-			if ft.IsPDF() || ft.Image {
-				f.Close()
-				return true
-			}
+		ft := engine.Detect(doc, "")
+		closeDoc()
+		if ft.IsPDF() || ft.Image {
+			return true
 		}
-		f.Close()
 	}
 	return false
 }
 
-func partitionFile(ctx context.Context, path string, opts engine.Options, csvOut bool, w *bufio.Writer) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// open returns the input as a document; metadata.filename is the file's base name (none for
+// stdin, as for an upload without a name).
+func (in input) open() (*engine.Document, func(), error) {
+	if in.path == "-" {
+		return engine.NewDocument("", in.data), func() {}, nil
 	}
-	defer f.Close()
+	f, err := os.Open(in.path)
+	if err != nil {
+		return nil, nil, fileError(err)
+	}
 	st, err := f.Stat()
 	if err != nil {
-		return err
+		f.Close()
+		return nil, nil, fileError(err)
 	}
 	if st.IsDir() {
-		return errors.New("is a directory")
+		f.Close()
+		return nil, nil, errors.New("this is a folder; give --recursive to partition the files in it")
 	}
-	doc := &engine.Document{Filename: path, Content: f, Size: st.Size()}
-	if csvOut {
-		elems, err := engine.Partition(ctx, doc, opts)
+	return &engine.Document{Filename: in.path, Content: f, Size: st.Size()}, func() { f.Close() }, nil
+}
+
+// fileError says what went wrong with a file without repeating its path (the caller names it).
+func fileError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file; check the path")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied; check that you may read the file")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// result is one document's outcome: its rendered output, or why there is none.
+type result struct {
+	out   []byte
+	elems []element.Element // kept only for a combined CSV
+	err   error
+}
+
+// run partitions every input, up to GOMAXPROCS at once, and writes the outputs in input order.
+// A failing document is reported and skipped; the others go on. Outputs are rendered whole
+// before they are written (JSON Lines of one input streams instead), so neither a failure nor an
+// interrupt leaves half a document behind.
+func (c *partitionCmd) run(ctx context.Context) error {
+	prog := newProgress(c.stderr, isTerminal(c.stderr) && !c.quiet, c.quiet, len(c.inputs))
+	defer prog.stop()
+
+	var w *bufio.Writer
+	var commit func(ok bool) error
+	switch {
+	case c.outDir != "":
+	case c.outFile != "":
+		af, err := createAtomic(c.outFile)
 		if err != nil {
-			return err
+			return fmt.Errorf("partition: %w", err)
 		}
-		_, err = w.Write(element.MarshalCSV(elems))
-		return err
+		w = bufio.NewWriterSize(af, 256<<10)
+		commit = func(ok bool) error {
+			if err := w.Flush(); err != nil {
+				af.abort()
+				return err
+			}
+			if !ok {
+				af.abort()
+				return nil
+			}
+			return af.commit()
+		}
+	default:
+		w = bufio.NewWriterSize(c.stdout, 256<<10)
+		commit = func(bool) error { return w.Flush() }
 	}
-	// Stream: elements are written as they are produced; nothing is written for a document that
-	// fails before its first element, so stdout never holds a dangling "[".
-	n := 0
-	err = engine.PartitionStream(ctx, doc, opts, func(e element.Element) error {
-		if n > 0 {
-			w.WriteString(",")
-		} else {
-			w.WriteString("[")
+
+	multi := len(c.inputs) > 1
+	stream := c.format == "jsonl" && !multi && w != nil
+	var allCSV []element.Element
+	failed, done := 0, 0
+	var failures []string
+	var only error // the one input's failure, returned rather than printed
+	emitResult := func(in input, r *result) {
+		if r.err != nil {
+			failed++
+			failures = append(failures, in.path)
+			if !multi {
+				only = fmt.Errorf("%s: %w", displayName(in), sentenceError{r.err})
+			} else if !(ctx.Err() != nil && errors.Is(r.err, context.Canceled)) {
+				prog.println(fmt.Sprintf("quarry: %s: %s", displayName(in), sentence(r.err)))
+			}
+			return
 		}
-		w.WriteString("\n")
-		n++
-		b, _ := e.MarshalJSON()
-		_, err := w.Write(b)
-		return err
-	})
+		done++
+		switch {
+		case c.outDir != "":
+			if err := writeAtomic(filepath.Join(c.outDir, in.name+c.ext()), r.out); err != nil {
+				failed, done = failed+1, done-1
+				failures = append(failures, in.path)
+				prog.println(fmt.Sprintf("quarry: %s: cannot write the output: %s", displayName(in), sentence(err)))
+			}
+		case c.format == "csv" && multi:
+			allCSV = append(allCSV, r.elems...)
+		default:
+			w.Write(r.out)
+		}
+	}
+
+	if stream {
+		in := c.inputs[0]
+		r := &result{}
+		r.err = c.partitionOne(ctx, in, prog, func(e element.Element) error {
+			b, _ := e.MarshalJSON()
+			w.Write(b)
+			return w.WriteByte('\n')
+		})
+		emitResult(in, r)
+	} else {
+		c.partitionAll(ctx, prog, emitResult)
+	}
+	if len(allCSV) > 0 {
+		w.Write(element.MarshalCSV(allCSV))
+	}
+	prog.stop()
+	var werr error
+	if commit != nil {
+		werr = commit(done > 0)
+	}
+	interrupted := ctx.Err() != nil
+	if multi || interrupted {
+		prog.summary(done, failed, len(c.inputs), failures, interrupted, c.outDir)
+	}
+	switch {
+	case werr != nil:
+		return fmt.Errorf("partition: cannot write the output: %w", werr)
+	case interrupted:
+		return &exitError{code: 130, err: errors.New("interrupted"), silent: true}
+	case only != nil:
+		return only
+	case failed > 0:
+		return errSilentFailure
+	}
+	return nil
+}
+
+// errSilentFailure ends the command with status 1 once every failure has been reported.
+var errSilentFailure = &exitError{code: 1, err: errors.New("some documents failed"), silent: true}
+
+// partitionAll partitions the inputs, up to GOMAXPROCS at once, handing each result to emit in
+// input order. A document holds its slot until emitted, so at most that many outputs are held.
+func (c *partitionCmd) partitionAll(ctx context.Context, prog *progress, emit func(input, *result)) {
+	workers := min(runtime.GOMAXPROCS(0), len(c.inputs))
+	one := func(in input) *result {
+		r := &result{}
+		var elems []element.Element
+		r.err = c.partitionOne(ctx, in, prog, func(e element.Element) error { elems = append(elems, e); return nil })
+		if r.err == nil {
+			r.out = c.render(in, elems)
+			if c.format == "csv" {
+				r.elems = elems
+			}
+		}
+		return r
+	}
+	if workers <= 1 {
+		for _, in := range c.inputs {
+			if ctx.Err() != nil {
+				return
+			}
+			emit(in, one(in))
+		}
+		return
+	}
+	slots := make(chan struct{}, workers)
+	done := make([]chan *result, len(c.inputs))
+	for i := range done {
+		done[i] = make(chan *result, 1)
+	}
+	go func() {
+		for i, in := range c.inputs {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				for j := i; j < len(done); j++ {
+					done[j] <- &result{err: ctx.Err()}
+				}
+				return
+			}
+			go func() { done[i] <- one(in) }()
+		}
+	}()
+	for i, in := range c.inputs {
+		emit(in, <-done[i])
+		// Documents never started after an interrupt hold no slot.
+		select {
+		case <-slots:
+		default:
+		}
+	}
+}
+
+// partitionOne partitions one input, reporting its progress.
+func (c *partitionCmd) partitionOne(ctx context.Context, in input, prog *progress, emit engine.Emit) error {
+	doc, closeDoc, err := in.open()
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		w.WriteString("[")
-	} else {
-		w.WriteString("\n")
-	}
-	_, err = w.WriteString("]\n")
-	return err
+	defer closeDoc()
+	opts := c.opts
+	name := displayName(in)
+	task := prog.start(name)
+	defer prog.finish(task)
+	opts.Progress = func(p engine.Progress) { prog.report(task, c.opts.Strategy, p) }
+	return engine.PartitionStream(ctx, doc, opts, emit)
 }
+
+// render encodes one document's elements in the output format. Several documents written to one
+// stream are JSON Lines, one document per line: {"source": PATH, "elements": [...]}.
+func (c *partitionCmd) render(in input, elems []element.Element) []byte {
+	var b bytes.Buffer
+	multiStream := len(c.inputs) > 1 && c.outDir == ""
+	switch c.format {
+	case "csv":
+		if multiStream {
+			return nil // combined once every document is done
+		}
+		return element.MarshalCSV(elems)
+	case "jsonl":
+		for _, e := range elems {
+			j, _ := e.MarshalJSON()
+			b.Write(j)
+			b.WriteByte('\n')
+		}
+	case "text":
+		for _, e := range elems {
+			if e.Text == "" {
+				continue
+			}
+			b.WriteString(e.Text)
+			b.WriteString("\n\n")
+		}
+	default:
+		if multiStream {
+			src, _ := jsonString(in.path)
+			b.WriteString(`{"source":`)
+			b.Write(src)
+			b.WriteString(`,"elements":[`)
+			for i, e := range elems {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				j, _ := e.MarshalJSON()
+				b.Write(j)
+			}
+			b.WriteString("]}\n")
+			return b.Bytes()
+		}
+		b.WriteString("[")
+		for i, e := range elems {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+			j, _ := e.MarshalJSON()
+			b.Write(j)
+		}
+		if len(elems) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("]\n")
+	}
+	return b.Bytes()
+}
+
+func displayName(in input) string {
+	if in.path == "-" {
+		return "standard input"
+	}
+	return in.path
+}
+
+// sentence turns an error into text a person can act on: the engine's messages already are;
+// cancellation and deadlines are said plainly.
+func sentence(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "interrupted"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "took too long and was stopped"
+	}
+	return err.Error()
+}
+
+// sentenceError shows an error as sentence does and keeps it for errors.Is and errors.As.
+type sentenceError struct{ err error }
+
+func (e sentenceError) Error() string { return sentence(e.err) }
+func (e sentenceError) Unwrap() error { return e.err }

@@ -68,7 +68,7 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 		return s.m.ocr.Partition(ctx, doc, opts, emit)
 	}
 	opts.Log().Debug("auto: mixed PDF", "pages", n, "ocr_pages", strings.Join(scans, ","))
-	opts.Report(engine.Progress{Strategy: "ocr_only", Pages: scanPages, Reason: "auto: no text layer on these pages; the others go through fast"})
+	opts.Report(engine.Progress{Strategy: "ocr_only", Pages: scanPages, Reason: "no text layer (the other pages go through fast)"})
 	byPage := map[int][]element.Element{}
 	collect := func(keep func(int) bool) engine.Emit {
 		return func(e element.Element) error {

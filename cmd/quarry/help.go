@@ -1,0 +1,200 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/quarrydocs/quarry/engine"
+)
+
+const usage = `Quarry turns documents into typed elements (the Unstructured partition API's output).
+
+Usage:
+  quarry partition [flags] FILE|FOLDER|- …   partition documents; elements as JSON on stdout
+  quarry serve [flags]                        serve the API, the platform and the web UI (default :8000)
+  quarry worker [flags]                       run platform job workers only (shared --database)
+  quarry eval OUTPUT.json GOLD                score an output against a golden output (.json) or text (.txt)
+  quarry plugin list|serve|checksum|install   manage strategy plugins
+  quarry version                              print the version
+  quarry help COMMAND                         show a command's flags and examples
+
+Examples:
+  quarry partition report.pdf > report.json
+  quarry partition --output-dir out/ --recursive docs/
+  quarry serve --addr 127.0.0.1:9000
+`
+
+// version is set at build time (-ldflags "-X main.version=…"); otherwise it comes from the
+// module's build information.
+var version = ""
+
+func versionString() string {
+	v := version
+	info, ok := debug.ReadBuildInfo()
+	if v == "" && ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	var rev, dirty string
+	if ok {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+dirty"
+				}
+			}
+		}
+	}
+	if v == "" {
+		v = "devel"
+	}
+	out := "quarry " + v
+	if rev != "" && !strings.Contains(v, rev[:min(len(rev), 7)]) {
+		out += " (" + rev[:min(len(rev), 12)] + dirty + ")"
+	}
+	if ok {
+		out += " " + info.GoVersion
+	}
+	return out
+}
+
+// paramGroups places each partition parameter under a heading of the help; a parameter not
+// listed falls under "Other".
+var paramGroups = []struct {
+	title string
+	names []string
+}{
+	{"Input", []string{"encoding", "content_type", "gz_uncompressed_content_type", "languages", "starting_page_number", "include_slide_notes", "xml_keep_tags"}},
+	{"Strategy (PDFs and images)", []string{"strategy", "hi_res_model_name", "ocr_languages", "pdf_infer_table_structure", "skip_infer_table_types", "extract_image_block_types", "table_ocr_agent", "vlm_model_provider", "vlm_model", "pdfminer_line_overlap", "pdfminer_char_margin", "pdfminer_line_margin", "pdfminer_word_margin"}},
+	{"Chunking", []string{"chunking_strategy", "max_characters", "new_after_n_chars", "combine_under_n_chars", "overlap", "overlap_all", "multipage_sections", "include_orig_elements", "similarity_threshold", "do_not_break_similarity_on_footer_header"}},
+	{"Output", []string{"output_format", "coordinates", "include_page_breaks", "unique_element_ids"}},
+}
+
+// paramDefaults are the defaults worth showing (the reference server's, engine.DefaultOptions).
+var paramDefaults = map[string]string{
+	"strategy": "auto", "output_format": "json", "pdf_infer_table_structure": "true",
+	"starting_page_number": "1", "include_slide_notes": "true", "multipage_sections": "true",
+	"include_orig_elements": "true", "max_characters": "500", "new_after_n_chars": "max_characters",
+	"combine_under_n_chars": "max_characters", "overlap": "0", "similarity_threshold": "0.5",
+	"languages": "detected", "encoding": "detected",
+}
+
+var hiddenParams = map[string]bool{"tracking_enabled": true}
+
+// cliFlags are the command line's own flags, shown with the group they belong to.
+var cliFlags = map[string][][2]string{
+	"Input": {
+		{"FILE … | FOLDER … | -", "documents to partition; a folder's files (not its subfolders'), - reads standard input"},
+		{"-r, --recursive", "also partition the files in subfolders of a FOLDER"},
+	},
+	"Strategy (PDFs and images)": {
+		{"--param NAME=VALUE", "a strategy's own parameter, repeatable (e.g. vlm_dry_run=true)"},
+	},
+	"Output": {
+		{"-o, --output FILE", "write to FILE instead of standard output (replaced only when done)"},
+		{"--output-dir DIR", "one file per input in DIR, named after it: report.pdf → DIR/report.pdf.json"},
+		{"-q, --quiet", "no progress, no strategy lines; failures and the exit status still tell"},
+		{"-v, --verbose", "debug log on standard error"},
+	},
+}
+
+func partitionHelp(w io.Writer) {
+	params := map[string]engine.Param{}
+	for _, p := range engine.Params() {
+		params[p.Name] = p
+	}
+	placed := map[string]bool{}
+	var b strings.Builder
+	b.WriteString(`Usage: quarry partition [flags] FILE|FOLDER|- …
+
+Partitions each document into typed elements with the Unstructured API's parameters (flags carry
+the API's form-field names; dashes work too: --output-format). Lists take comma-separated values
+or repeat the flag. Flags may come before or after the files.
+
+Output: one input gives a JSON array of elements. Several inputs written to one stream give
+JSON Lines, one document per line: {"source": "PATH", "elements": [...]}. --output_format=jsonl gives
+one element per line (streams big documents); csv gives one table with one header; text gives the
+elements' text separated by blank lines. A failing document is reported on standard error and
+skipped; the others go on; the exit status is 1 if any failed, 2 for a bad command line, 130 when
+interrupted. Outputs are written whole or not at all.
+
+On a terminal, standard error shows pages done with rate and time left, and the strategy chosen
+for each PDF or image and why.
+`)
+	for _, g := range paramGroups {
+		fmt.Fprintf(&b, "\n%s:\n", g.title)
+		for _, f := range cliFlags[g.title] {
+			writeFlagLine(&b, f[0], f[1])
+		}
+		for _, name := range g.names {
+			p, ok := params[name]
+			if !ok {
+				continue
+			}
+			placed[name] = true
+			writeFlagLine(&b, flagSyntax(p), paramHelp(p))
+		}
+	}
+	var other []engine.Param
+	for _, p := range engine.Params() {
+		if !placed[p.Name] && !hiddenParams[p.Name] {
+			other = append(other, p)
+		}
+	}
+	if len(other) > 0 {
+		b.WriteString("\nOther:\n")
+		for _, p := range other {
+			writeFlagLine(&b, flagSyntax(p), paramHelp(p))
+		}
+	}
+	b.WriteString(`
+Examples:
+  quarry partition report.pdf > report.json
+  quarry partition --strategy fast --output_format csv report.pdf -o report.csv
+  quarry partition --recursive --output-dir out/ docs/          # out/<name>.json for each file
+  quarry partition a.docx b.pdf | jq -c '.source, (.elements | length)'
+  cat notes.txt | quarry partition - --languages eng
+  quarry partition --chunking_strategy by_title --max_characters 1500 handbook.pdf
+`)
+	io.WriteString(w, b.String())
+}
+
+func flagSyntax(p engine.Param) string {
+	switch {
+	case strings.HasSuffix(p.Kind, "bool"):
+		return "--" + p.Name
+	case p.Kind == "int":
+		return "--" + p.Name + " N"
+	case p.Kind == "float":
+		return "--" + p.Name + " X"
+	case p.Kind == "list":
+		return "--" + p.Name + " A,B"
+	}
+	return "--" + p.Name + " VALUE"
+}
+
+func paramHelp(p engine.Param) string {
+	h := p.Help
+	if p.Name == "output_format" {
+		h = "json, jsonl, csv or text (application/json and text/csv work too)"
+	} else if len(p.Choices) > 0 {
+		h += ": " + strings.Join(p.Choices, ", ")
+	}
+	if d, ok := paramDefaults[p.Name]; ok {
+		h += " (default " + d + ")"
+	}
+	return h
+}
+
+func writeFlagLine(b *strings.Builder, syntax, help string) {
+	const col = 34
+	if len([]rune(syntax)) >= col-2 {
+		fmt.Fprintf(b, "  %s\n  %s%s\n", syntax, strings.Repeat(" ", col), help)
+		return
+	}
+	fmt.Fprintf(b, "  %-*s%s\n", col, syntax, help)
+}
