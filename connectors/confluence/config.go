@@ -87,6 +87,12 @@ func Defaults(config map[string]any) map[string]any {
 			out[k] = false
 		}
 	}
+	// Our own booleans are echoed only when given, normalised like the reference's.
+	for _, k := range []string{"scoped_token", "include_archived"} {
+		if b, ok := lenientBool(out[k]); ok {
+			out[k] = b
+		}
+	}
 	for k, def := range map[string]int{"max_num_of_spaces": defaultMaxSpaces, "max_num_of_docs_from_each_space": defaultMaxDocs} {
 		if n, ok := lenientInt(out[k]); ok {
 			out[k] = n

@@ -2,8 +2,10 @@
 // spaces (Cloud through the v2 REST API, Data Center through v1), hands each page to the engine
 // as an HTML document whose h1 is the page title, optionally inlines images and yields embedded
 // attachments as documents of their own, and records the page's permissions in
-// metadata.data_source.permissions_data the way the reference connector computes them
-// (platform.md §2 and §4).
+// metadata.data_source.permissions_data in the reference connector's shape (platform.md §2 and
+// §4), computed so as never to expose more than Confluence does: view restrictions inherited
+// from ancestors, every page of space permissions, and no page emitted without permissions on
+// Cloud (see README.md).
 package confluence
 
 import (

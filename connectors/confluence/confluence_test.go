@@ -107,6 +107,14 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Defaults = %v\nwant %v", got, want)
 	}
+	// Keys that are ours, not the reference's, are not added; given, they are normalised.
+	got = Defaults(map[string]any{"url": "u", "include_archived": "yes", "cloud_id": "x"})
+	if got["include_archived"] != true || got["cloud_id"] != "x" {
+		t.Errorf("Defaults = %v", got)
+	}
+	if _, ok := got["scoped_token"]; ok {
+		t.Error("scoped_token defaulted")
+	}
 }
 
 func TestRegistered(t *testing.T) {
