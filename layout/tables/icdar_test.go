@@ -18,7 +18,7 @@ import (
 
 // Regression floors on the ICDAR 2013 EU set (testdata/icdar2013-eu), at the measured values
 // rounded down: a change that lowers a figure fails here.
-var floors = icdar.Score{F1: 0.96, TEDS: 0.93, Rows: 0.94, Cols: 0.98, AdjF1: 0.92}
+var floors = icdar.Score{F1: 0.96, TEDS: 0.96, Rows: 0.94, Cols: 0.98, AdjF1: 0.95}
 
 // pageInput adapts one page read by pdf to the detector's input.
 func pageInput(p *pdf.Page) *tables.Page {
@@ -61,6 +61,9 @@ func runEU(t testing.TB) []docResult {
 	var out []docResult
 	for _, s := range strs {
 		name := strings.TrimSuffix(filepath.Base(s), "-str.xml")
+		if only := os.Getenv("TABLES_DUMP"); only != "" && !strings.Contains(","+only+",", ","+name+",") {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, name+".pdf"))
 		if os.IsNotExist(err) {
 			continue

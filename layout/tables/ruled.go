@@ -1,7 +1,9 @@
 package tables
 
 import (
+	"math"
 	"sort"
+	"unicode"
 )
 
 // maxSlots bounds the slots of one ruled grid (rows × columns before cells are merged): a
@@ -161,6 +163,7 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 		id := owner[r*cols+c]
 		cells[id].words = append(cells[id].words, i)
 	}
+	cells = splitSpanning(cells, xs, ws)
 	if underSegmented(cells, ws) {
 		// Rules that separate rows but not columns (shaded bands, rules under rows): the
 		// text-alignment pass finds the columns and keeps these rules as row separators.
@@ -196,11 +199,12 @@ func absf(v float64) float64 {
 	return v
 }
 
-// splitRows divides a ruled row that holds several text lines into one row per line when the
-// lines read as separate table rows: every line has words in at least two columns. A row
-// whose rules were left out (rules only around the header, or none between body rows) then
-// gets its rows from the baselines; a multi-line cell beside single-line ones stays whole.
-// It returns the new row edges (top first) and which edges are such text boundaries.
+// splitRows divides a ruled row that holds several text lines into one row per line group
+// when the rules do not separate rows: when most text lines of the grid share their band with
+// other lines. A line group is a line with words in two or more columns, with the lines below
+// it that have words in one column only (a wrapped label); lines overlapping vertically are
+// one line (a figure set between the two lines of its label). It returns the new row edges
+// (top first) and which edges are such text boundaries.
 func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 	rows := len(ys) - 1
 	byRow := make([][]int, rows)
@@ -210,37 +214,53 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 		r = max(0, min(r, rows-1))
 		byRow[r] = append(byRow[r], i)
 	}
-	// Rows are split only where the rules do not separate rows in general: when most bands
-	// with text hold a single line, a band of several lines is one row of multi-line cells.
 	perBand := make([][]line, rows)
-	var counts []int
+	single, total := 0, 0
 	for r := range rows {
-		perBand[r] = groupLines(byRow[r], ws)
-		if len(perBand[r]) > 0 {
-			counts = append(counts, len(perBand[r]))
+		perBand[r] = mergeOverlapping(groupLines(byRow[r], ws), ws)
+		total += len(perBand[r])
+		if len(perBand[r]) == 1 {
+			single++
 		}
 	}
-	sort.Ints(counts)
-	ruledRows := len(counts) > 0 && counts[(len(counts)-1)/2] <= 1
 	out := []float64{ys[0]}
 	virtual := []bool{false}
 	for r := 0; r < rows; r++ {
-		lines := perBand[r]
-		split := len(lines) >= 2 && !ruledRows
-		for _, l := range lines {
-			if !split {
-				break
+		if 2*single < total {
+			var groups [][2]float64    // top and bottom of each line group
+			reach := map[int]float64{} // right end of the previous line's text per column
+			for _, l := range perBand[r] {
+				cols := map[int]float64{}
+				for _, w := range l.words {
+					c := sort.SearchFloat64s(xs, (ws[w].Box.X0+ws[w].Box.X1)/2) - 1
+					cols[c] = maxf(cols[c], ws[w].Box.X1)
+				}
+				// The line continues the group when each of its columns continues text
+				// that filled most of that column's width (it wrapped), or when it is a
+				// single column's line starting in lower case or with a bracket.
+				wraps := len(groups) > 0
+				for c := range cols {
+					if c < 0 || c+1 >= len(xs) {
+						wraps = false
+						break
+					}
+					if x, ok := reach[c]; !ok || x < xs[c]+0.6*(xs[c+1]-xs[c]) {
+						wraps = false
+					}
+				}
+				first := []rune(ws[l.words[0]].Text)[0]
+				if len(groups) > 0 && len(cols) == 1 && (unicode.IsLower(first) || first == '(' || first == '[') {
+					wraps = true
+				}
+				if wraps {
+					groups[len(groups)-1][1] = l.box.Y0
+				} else {
+					groups = append(groups, [2]float64{l.box.Y1, l.box.Y0})
+				}
+				reach = cols
 			}
-			seen := map[int]bool{}
-			for _, w := range l.words {
-				x := (ws[w].Box.X0 + ws[w].Box.X1) / 2
-				seen[sort.SearchFloat64s(xs, x)] = true
-			}
-			split = len(seen) >= 2
-		}
-		if split {
-			for k := 1; k < len(lines); k++ {
-				out = append(out, (lines[k-1].box.Y0+lines[k].box.Y1)/2)
+			for k := 1; k < len(groups); k++ {
+				out = append(out, (groups[k-1][1]+groups[k][0])/2)
 				virtual = append(virtual, true)
 			}
 		}
@@ -250,21 +270,111 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 	return out, virtual
 }
 
-// underSegmented reports whether many of a grid's cells hold a line with separate phrases
-// (text set apart by column gaps): the rules do not draw the columns.
+// mergeOverlapping joins consecutive lines (top to bottom) that overlap vertically by more
+// than a fifth of the smaller height.
+func mergeOverlapping(ls []line, ws []Word) []line {
+	var out []line
+	for _, l := range ls {
+		if n := len(out); n > 0 && out[n-1].box.Y0-l.box.Y1 < -0.2*minf(l.box.H(), out[n-1].box.H()) {
+			c := &out[n-1]
+			c.words = append(append([]int(nil), c.words...), l.words...)
+			sort.Slice(c.words, func(a, b int) bool { return ws[c.words[a]].Box.X0 < ws[c.words[b]].Box.X0 })
+			c.box = c.box.Union(l.box)
+			c.size = maxf(c.size, l.size)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// underSegmented reports whether the grid's cells hold lines with text set apart by column
+// gaps (wider than one and a half em, more than justified word spaces) over at least 30% of
+// the grid's area in slots: the rules do not draw the columns.
 func underSegmented(cells []gcell, ws []Word) bool {
 	filled, split := 0, 0
 	for _, c := range cells {
 		if len(c.words) == 0 {
 			continue
 		}
-		filled++
+		area := (c.r1 - c.r0) * (c.c1 - c.c0)
+		filled += area
 		for _, l := range groupLines(c.words, ws) {
-			if len(phrasesOf(l, ws)) >= 2 {
-				split++
+			if columnGap(l, ws) {
+				split += area
 				break
 			}
 		}
 	}
 	return filled > 0 && 10*split >= 3*filled
+}
+
+func columnGap(l line, ws []Word) bool {
+	for k := 1; k < len(l.words); k++ {
+		a, b := ws[l.words[k-1]], ws[l.words[k]]
+		if b.Box.X0-a.Box.X1 > 1.5*maxf(a.Size, b.Size) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSpanning cuts a cell that spans several columns (its interior rules are missing, as in
+// tables ruled only in the header) at the column edges its text leaves open: where no word
+// crosses the edge and every line's text on the two sides is at least an em apart. A title
+// spanning the columns keeps its span: its words cross edges or sit closer.
+func splitSpanning(cells []gcell, xs []float64, ws []Word) []gcell {
+	var out []gcell
+	for _, c := range cells {
+		if c.c1-c.c0 < 2 || len(c.words) == 0 {
+			out = append(out, c)
+			continue
+		}
+		lines := groupLines(c.words, ws)
+		cuts := []int{c.c0}
+		for k := c.c0 + 1; k < c.c1; k++ {
+			x := xs[k]
+			open := true
+			for _, l := range lines {
+				left, right := math.Inf(-1), math.Inf(1)
+				size := 0.0
+				for _, w := range l.words {
+					b := ws[w].Box
+					if b.X0 < x && b.X1 > x {
+						open = false
+						break
+					}
+					if b.X1 <= x {
+						left = maxf(left, b.X1)
+					} else {
+						right = minf(right, b.X0)
+					}
+					size = maxf(size, ws[w].Size)
+				}
+				if !open || right-left < size {
+					open = false
+					break
+				}
+			}
+			if open {
+				cuts = append(cuts, k)
+			}
+		}
+		if len(cuts) == 1 {
+			out = append(out, c)
+			continue
+		}
+		cuts = append(cuts, c.c1)
+		for i := 1; i < len(cuts); i++ {
+			sub := gcell{r0: c.r0, r1: c.r1, c0: cuts[i-1], c1: cuts[i]}
+			for _, w := range c.words {
+				x := (ws[w].Box.X0 + ws[w].Box.X1) / 2
+				if x >= xs[sub.c0] && x < xs[sub.c1] {
+					sub.words = append(sub.words, w)
+				}
+			}
+			out = append(out, sub)
+		}
+	}
+	return out
 }
