@@ -1,0 +1,689 @@
+// Package layout lays out born-digital PDF pages from their own geometry, without rendering
+// and without a model: the text lines and boxes of package pdf (pdfminer's model), the page's
+// vector graphics and image placements. It cuts boxes into blocks, orders blocks, figures and
+// tables by XY-cut (gutters make columns, full-width headings and figures cut the page into
+// bands), types blocks the way a layout model labels regions (titles from font size and
+// weight relative to the page's body text and from the text rules, headers and footers from
+// the page's top and bottom bands and repetition across pages, page numbers, captions,
+// narrative text), finds pictures (image placements and dense vector drawings) and tables
+// (package layout/tables), and returns elements with coordinates.
+//
+// The hi_res and auto strategies use it on every page whose text layer is usable; Usable says
+// which pages are.
+package layout
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/layout/tables"
+	"github.com/quarrydocs/quarry/pdf"
+)
+
+// Options set what the layout emits.
+type Options struct {
+	// TableHTML sets text_as_html on tables (table-structure inference asked for). Tables are
+	// found either way, as the reference's hi_res emits Table elements without it too.
+	TableHTML bool
+	// ImageData, when not nil, is asked for the bytes of pictures whose element type is
+	// listed in ExtractTypes (extract_image_block_types); it returns the MIME type and base64.
+	ImageData    func(im pdf.Image) (mime, b64 string, ok bool)
+	ExtractTypes map[element.Type]bool
+}
+
+// Doc lays out the pages of one document in order; it remembers the text of the top and
+// bottom bands of earlier pages, so running headers and footers are recognised by repetition.
+// A Doc is used by one goroutine.
+type Doc struct {
+	opts  Options
+	bands map[string]int
+	sizes map[float64]int
+}
+
+// New returns a Doc.
+func New(opts Options) *Doc {
+	return &Doc{opts: opts, bands: map[string]int{}, sizes: map[float64]int{}}
+}
+
+// box is a rectangle in top-left page space (y grows downwards), the space of elements'
+// coordinates.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (b box) w() float64 { return b.x1 - b.x0 }
+func (b box) h() float64 { return b.y1 - b.y0 }
+func (b box) union(o box) box {
+	return box{math.Min(b.x0, o.x0), math.Min(b.y0, o.y0), math.Max(b.x1, o.x1), math.Max(b.y1, o.y1)}
+}
+func (b box) contains(x, y float64) bool { return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1 }
+func (b box) overlaps(o box) bool        { return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1 }
+
+// tline is a text line of the flow.
+type tline struct {
+	text string
+	b    box
+	size float64 // median glyph size
+	bold bool
+	// turned is set for lines of glyphs not upright (a rotated margin note, a turned label).
+	turned bool
+	// mark is set when the line starts with a small raised digit or symbol (an affiliation or
+	// footnote mark): such a line starts an item of its own.
+	mark bool
+}
+
+// region is an element-to-be.
+type region struct {
+	typ   element.Type
+	text  string
+	b     box
+	lines []tline
+	html  string
+	img   *pdf.Image
+}
+
+// glyphSource is a glyph list with pdfminer's boxes over it: the page's own, or those of the
+// glyphs inside Form XObjects, which pdfminer keeps apart as figures.
+type glyphSource struct {
+	glyphs []pdf.Glyph
+	boxes  []*pdf.TextBox
+	drop   []bool
+}
+
+// maxPictureWords is the most text a picture takes as its own (labels, a chart's axes).
+const maxPictureWords = 80
+
+// Page lays out one page read by package pdf. It fails only when ctx is done.
+func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) {
+	H := p.Height
+	toBox := func(x0, y0, x1, y1 float64) box { return box{x0, H - y1, x1, H - y0} }
+
+	srcs := []*glyphSource{{glyphs: p.Glyphs, boxes: p.Boxes}}
+	if fg := figureGlyphs(p); len(fg) > 0 {
+		srcs = append(srcs, &glyphSource{glyphs: fg, boxes: pdf.Analyze(fg, p.Width, p.Height, pdf.DefaultLAParams())})
+	}
+	for _, s := range srcs {
+		s.drop = hiddenGlyphs(s.glyphs)
+	}
+
+	// Tables first: their words leave the text flow.
+	var regions []region
+	tbls, err := d.findTables(ctx, p, srcs)
+	if err != nil {
+		return nil, err
+	}
+	var taken []box
+	for _, t := range tbls {
+		b := toBox(t.Box.X0, t.Box.Y0, t.Box.X1, t.Box.Y1)
+		r := region{typ: element.Table, text: t.Text(), b: b}
+		if d.opts.TableHTML {
+			r.html = t.HTML()
+		}
+		regions = append(regions, r)
+		taken = append(taken, b)
+	}
+	// Pictures: images and vector drawings; the text on them (labels, a chart's axes) is
+	// theirs, unless the picture is a page background under running text.
+	for _, f := range figures(p, taken) {
+		b := toBox(f.b.x0, f.b.y0, f.b.x1, f.b.y1)
+		r := region{typ: element.Image, b: b, img: f.img}
+		regions = append(regions, r)
+		taken = append(taken, b)
+	}
+
+	lines := d.flowLines(p, srcs, taken)
+	body := d.bodySize(lines)
+	blocks := buildBlocks(joinLabels(lines, H), body)
+	// Text inside a picture becomes the picture's text, when the picture holds little text: a
+	// drawing or image under running text is a background, not a picture with labels.
+	inPicture := make([]int, len(blocks))
+	words := make([]int, len(regions))
+	for k, bl := range blocks {
+		inPicture[k] = -1
+		cx, cy := (bl.b.x0+bl.b.x1)/2, (bl.b.y0+bl.b.y1)/2
+		for i := range regions {
+			if regions[i].typ == element.Image && regions[i].b.contains(cx, cy) {
+				inPicture[k] = i
+				words[i] += len(strings.Fields(bl.text))
+				break
+			}
+		}
+	}
+	var keep []region
+	for k, bl := range blocks {
+		if in := inPicture[k]; in >= 0 && words[in] <= maxPictureWords {
+			regions[in].text = strings.TrimSpace(regions[in].text + " " + bl.text)
+			continue
+		}
+		keep = append(keep, bl)
+	}
+	blocks = keep
+
+	all := append(blocks, regions...)
+	order := xyCut(all, gutterWidth(body))
+	out := make([]element.Element, 0, len(all))
+	var bandTexts []string
+	for _, i := range order {
+		r := &all[i]
+		if r.typ == "" {
+			r.typ = d.blockType(r, p, body, &bandTexts)
+		}
+		if strings.TrimSpace(r.text) == "" && r.typ != element.Image {
+			continue
+		}
+		out = append(out, d.toElement(r, p))
+	}
+	for _, t := range bandTexts {
+		d.bands[t]++
+	}
+	if len(out) == 0 && p.HasText() {
+		// Never a silently empty page: fall back to pdfminer's boxes as they are.
+		for _, tb := range p.Boxes {
+			t := strings.Join(strings.Fields(tb.Text()), " ")
+			if t == "" {
+				continue
+			}
+			typ, _ := classify.Text(t)
+			r := region{typ: typ, text: t, b: toBox(tb.X0, tb.Y0, tb.X1, tb.Y1)}
+			out = append(out, d.toElement(&r, p))
+		}
+	}
+	return out, ctx.Err()
+}
+
+func (d *Doc) toElement(r *region, p *pdf.Page) element.Element {
+	b := r.b
+	m := element.Metadata{
+		PageNumber: element.Int(p.Number),
+		Coordinates: &element.Coordinates{
+			Points: []element.Point{{b.x0, b.y0}, {b.x0, b.y1}, {b.x1, b.y1}, {b.x1, b.y0}},
+			System: "PixelSpace", LayoutWidth: p.Width, LayoutHeight: p.Height,
+		},
+		TextAsHTML: r.html,
+	}
+	if r.typ != element.Image {
+		m.IsExtracted = "true"
+	}
+	if d.opts.ImageData != nil && d.opts.ExtractTypes[r.typ] && r.img != nil {
+		if mime, b64, ok := d.opts.ImageData(*r.img); ok {
+			m.ImageBase64, m.ImageMIMEType = b64, mime
+		}
+	}
+	return element.Element{Type: r.typ, Text: r.text, Metadata: m}
+}
+
+// figureGlyphs collects the glyphs drawn inside Form XObjects (kept apart by pdfminer).
+func figureGlyphs(p *pdf.Page) []pdf.Glyph {
+	var out []pdf.Glyph
+	for _, f := range p.Figures {
+		for _, it := range f.Items {
+			if it.Glyph != nil {
+				out = append(out, *it.Glyph)
+			}
+		}
+	}
+	return out
+}
+
+// hiddenGlyphs marks glyphs a reader does not see: invisible ones (an OCR layer), ones the
+// clip hides (unless the clip would hide every glyph: a clip read wrongly must not empty a
+// page) and the second copy of text drawn twice with a small offset for fake bold.
+func hiddenGlyphs(gs []pdf.Glyph) []bool {
+	drop := make([]bool, len(gs))
+	clipped := 0
+	for i := range gs {
+		if gs[i].Clipped {
+			clipped++
+		}
+	}
+	honourClip := clipped < len(gs)
+	type key struct {
+		text string
+		x, y int32
+	}
+	seen := make(map[key]int, len(gs))
+	for i := range gs {
+		g := &gs[i]
+		if g.Invisible || (honourClip && g.Clipped) {
+			drop[i] = true
+			continue
+		}
+		if strings.TrimSpace(g.Text) == "" {
+			continue
+		}
+		// Cells of 2 points: a copy drawn within about a point is found in a neighbour cell.
+		cx, cy := int32(math.Floor(g.X0/2)), int32(math.Floor(g.Y0/2))
+		dup := false
+		for dx := int32(-1); dx <= 1 && !dup; dx++ {
+			for dy := int32(-1); dy <= 1; dy++ {
+				if j, ok := seen[key{g.Text, cx + dx, cy + dy}]; ok {
+					o := &gs[j]
+					tol := math.Max(0.2*(g.X1-g.X0), 0.5)
+					if math.Abs(o.X0-g.X0) <= tol && math.Abs(o.Y0-g.Y0) <= tol {
+						dup = true
+						break
+					}
+				}
+			}
+		}
+		if dup {
+			drop[i] = true
+			continue
+		}
+		seen[key{g.Text, cx, cy}] = i
+	}
+	return drop
+}
+
+func isBold(font string) bool {
+	f := strings.ToLower(font)
+	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy") || strings.Contains(f, "semibold")
+}
+
+// findTables runs the table finder on the page's visible words and ruling.
+func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) ([]tables.Table, error) {
+	var gs []tables.Glyph
+	for _, s := range srcs {
+		for i := range s.glyphs {
+			g := &s.glyphs[i]
+			if s.drop[i] {
+				continue
+			}
+			gs = append(gs, tables.Glyph{Text: g.Text, Box: tables.Rect{X0: g.X0, Y0: g.Y0, X1: g.X1, Y1: g.Y1},
+				Size: g.Size, Bold: isBold(g.Font), Upright: g.Upright})
+		}
+	}
+	if len(gs) == 0 {
+		return nil, nil
+	}
+	in := &tables.Page{Width: p.Width, Height: p.Height, Words: tables.Words(gs)}
+	geo := &p.Geometry
+	for _, s := range geo.Segments {
+		switch s.Kind {
+		case pdf.SegStroke:
+			if s.Gray < 0.95 {
+				in.Segments = append(in.Segments, tables.Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
+			}
+		case pdf.SegRule:
+			if s.Gray < 0.95 {
+				hw := s.Width / 2
+				if s.Horizontal(0.01) {
+					in.Rects = append(in.Rects, tables.Rect{X0: s.X0, Y0: s.Y0 - hw, X1: s.X1, Y1: s.Y1 + hw})
+				} else {
+					in.Rects = append(in.Rects, tables.Rect{X0: s.X0 - hw, Y0: s.Y0, X1: s.X1 + hw, Y1: s.Y1})
+				}
+			}
+		}
+	}
+	for _, r := range geo.Rects {
+		if r.Stroke && r.StrokeGray < 0.95 {
+			for _, e := range [4][4]float64{{r.X0, r.Y0, r.X1, r.Y0}, {r.X0, r.Y1, r.X1, r.Y1}, {r.X0, r.Y0, r.X0, r.Y1}, {r.X1, r.Y0, r.X1, r.Y1}} {
+				in.Segments = append(in.Segments, tables.Segment{X0: e[0], Y0: e[1], X1: e[2], Y1: e[3], Width: r.LineWidth})
+			}
+		}
+		if r.Fill && r.FillGray < 0.95 {
+			in.Rects = append(in.Rects, tables.Rect{X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1})
+		}
+	}
+	ts, err := tables.Find(ctx, in, tables.Options{})
+	keep := ts[:0]
+	for _, t := range ts {
+		if !proseTable(&t) {
+			keep = append(keep, t)
+		}
+	}
+	return keep, err
+}
+
+// proseTable reports a "table" that is prose set in columns: in a real table a multi-line cell
+// is one cell, so a cell starting in lower case right under a cell of the same column that does
+// not end a sentence is a paragraph's next line. A quarter of the cells so is prose.
+func proseTable(t *tables.Table) bool {
+	g := t.Grid()
+	cont, filled := 0, 0
+	for r := range g {
+		for c := range g[r] {
+			cell := strings.TrimSpace(g[r][c])
+			if cell == "" {
+				continue
+			}
+			filled++
+			if r == 0 {
+				continue
+			}
+			above := strings.TrimSpace(g[r-1][c])
+			first := []rune(cell)[0]
+			if above != "" && unicode.IsLower(first) && !strings.ContainsAny(above[len(above)-1:], ".:;!?") {
+				cont++
+			}
+		}
+	}
+	return cont >= 3 && 4*cont >= filled
+}
+
+// flowLines are the visible text lines (pdfminer's) outside tables and pictures.
+func (d *Doc) flowLines(p *pdf.Page, srcs []*glyphSource, taken []box) []tline {
+	H := p.Height
+	var out []tline
+	var sb strings.Builder
+	for _, s := range srcs {
+		for _, tb := range s.boxes {
+			for _, l := range tb.Lines {
+				sb.Reset()
+				var lb box
+				first := true
+				var sizes []float64
+				bold, n, rot := 0, 0, 0
+				firstText, firstSize := "", 0.0
+				for _, it := range l.Items {
+					if it.Glyph < 0 {
+						sb.WriteString(it.Text)
+						continue
+					}
+					if s.drop[it.Glyph] {
+						continue
+					}
+					g := &s.glyphs[it.Glyph]
+					b := box{g.X0, H - g.Y1, g.X1, H - g.Y0}
+					cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
+					inTaken := false
+					for _, t := range taken {
+						if t.contains(cx, cy) {
+							inTaken = true
+							break
+						}
+					}
+					if inTaken {
+						sb.WriteByte(' ')
+						continue
+					}
+					sb.WriteString(it.Text)
+					if strings.TrimSpace(g.Text) == "" {
+						continue
+					}
+					if first {
+						lb, first = b, false
+						firstText, firstSize = g.Text, g.Size
+					} else {
+						lb = lb.union(b)
+					}
+					sizes = append(sizes, g.Size)
+					n++
+					if !g.Upright {
+						rot++
+					}
+					if isBold(g.Font) {
+						bold++
+					}
+				}
+				if first {
+					continue
+				}
+				t := strings.Join(strings.Fields(sb.String()), " ")
+				if t == "" {
+					continue
+				}
+				sort.Float64s(sizes)
+				med := sizes[len(sizes)/2]
+				mark := n > 2 && firstSize < 0.8*med && strings.ContainsAny(firstText, "0123456789*†‡§¶")
+				out = append(out, tline{text: t, b: lb, size: med, bold: 2*bold > n, turned: 2*rot > n, mark: mark})
+			}
+		}
+	}
+	return out
+}
+
+// bodySize is the font size carrying most characters on the pages seen so far, this one
+// included (a page of small print, an abstract or notes, is not the document's body text).
+func (d *Doc) bodySize(lines []tline) float64 {
+	weight := d.sizes
+	for _, l := range lines {
+		weight[math.Round(l.size*2)/2] += len(l.text)
+	}
+	best, bw := 10.0, -1
+	for s, w := range weight {
+		if w > bw || (w == bw && s < best) {
+			best, bw = s, w
+		}
+	}
+	return best
+}
+
+func gutterWidth(body float64) float64 { return math.Max(0.6*body, 4) }
+
+// joinLabels joins a short label (a section number, a bullet) to the text that follows it on
+// the same baseline: pdfminer makes two lines of "1" and "Introduction" set apart by a wide gap.
+func joinLabels(ls []tline, H float64) []tline {
+	sort.SliceStable(ls, func(a, b int) bool {
+		if math.Abs(ls[a].b.y0-ls[b].b.y0) > 0.5*math.Min(ls[a].b.h(), ls[b].b.h()) {
+			return ls[a].b.y0 < ls[b].b.y0
+		}
+		return ls[a].b.x0 < ls[b].b.x0
+	})
+	out := ls[:0:0]
+	for _, l := range ls {
+		if n := len(out); n > 0 {
+			a := &out[n-1]
+			ov := math.Min(a.b.y1, l.b.y1) - math.Max(a.b.y0, l.b.y0)
+			gap := l.b.x0 - a.b.x1
+			inBand := a.b.y1 < 0.14*H || a.b.y0 > 0.86*H // a page number beside a running head
+			if !inBand && !a.turned && !l.turned && len([]rune(a.text)) <= 4 && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) &&
+				(sectionNumber.MatchString(a.text) || classify.IsBulleted(a.text+" x")) {
+				a.text += " " + l.text
+				a.b = a.b.union(l.b)
+				a.size, a.bold = l.size, l.bold
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+var sectionHeading = regexp.MustCompile(`^([0-9]{1,2}(\.[0-9]{1,2})*\.?|[A-Z]\.|[IVX]{1,4}\.)\s+\p{Lu}`)
+
+var sectionNumber = regexp.MustCompile(`^([0-9]{1,2}(\.[0-9]{1,2})*\.?|[A-Z]\.|[IVX]{1,4}\.)$`)
+
+// buildBlocks groups lines into blocks: a line continues the block whose last line is just
+// above it (a gap under about a line's height) and overlaps it horizontally (the same column),
+// in the same size and weight, unless it starts a list item. Lines are visited top to bottom;
+// only blocks that ended within reach stay candidates, so work stays near linear.
+func buildBlocks(ls []tline, body float64) []region {
+	sort.SliceStable(ls, func(a, b int) bool { return ls[a].b.y0 < ls[b].b.y0 })
+	type open struct {
+		r    region
+		last tline
+	}
+	var done []region
+	var active []*open
+	for _, l := range ls {
+		// Blocks whose last line is far above can take no more lines.
+		keep := active[:0]
+		for _, o := range active {
+			if l.b.y0-o.last.b.y1 > 2.5*math.Max(o.last.b.h(), l.b.h()) {
+				done = append(done, o.r)
+				continue
+			}
+			keep = append(keep, o)
+		}
+		active = keep
+		var best *open
+		bestOv := 0.0
+		for _, o := range active {
+			if !continues(&o.r, o.last, l, body) {
+				continue
+			}
+			ov := math.Min(o.last.b.x1, l.b.x1) - math.Max(o.last.b.x0, l.b.x0)
+			if ov > bestOv {
+				best, bestOv = o, ov
+			}
+		}
+		if best != nil {
+			best.r.lines = append(best.r.lines, l)
+			best.r.b = best.r.b.union(l.b)
+			best.last = l
+			continue
+		}
+		active = append(active, &open{r: region{lines: []tline{l}, b: l.b}, last: l})
+	}
+	for _, o := range active {
+		done = append(done, o.r)
+	}
+	for i := range done {
+		r := &done[i]
+		parts := make([]string, len(r.lines))
+		for k, l := range r.lines {
+			parts[k] = l.text
+		}
+		if r.lines[0].turned {
+			r.text = strings.Join(parts, " ")
+		} else {
+			r.text = joinLines(parts)
+		}
+	}
+	return done
+}
+
+// continues reports whether line b, below line a, goes on a's block.
+func continues(r *region, a, b tline, body float64) bool {
+	if a.turned != b.turned {
+		return false
+	}
+	h := math.Max(a.b.h(), b.b.h())
+	gap := b.b.y0 - a.b.y1
+	if a.turned {
+		// Turned glyphs come one per line: they stack with small gaps.
+		return gap < 2*h && math.Min(a.b.x1, b.b.x1)-math.Max(a.b.x0, b.b.x0) > 0
+	}
+	if gap < -0.4*h || gap > 0.75*math.Max(h, 0.5*body) {
+		return false
+	}
+	if math.Min(a.b.x1, b.b.x1)-math.Max(a.b.x0, b.b.x0) <= 0 {
+		return false
+	}
+	ratio := a.size / math.Max(b.size, 0.1)
+	if ratio > 1.12 || ratio < 1/1.12 {
+		return false
+	}
+	if a.bold != b.bold && (len(strings.Fields(a.text)) <= 12 || len(strings.Fields(b.text)) <= 12) {
+		return false // a heading above its paragraph, or a run-in bold lead
+	}
+	if b.mark || numberedItem.MatchString(b.text) {
+		return false
+	}
+	// A bullet starts an item, unless the line above uses the same character as a separator
+	// ("Analysis · Deep Learning ·" wrapping onto "· Character Recognition").
+	if classify.IsBulleted(b.text) {
+		bullet := []rune(strings.TrimSpace(b.text))[0]
+		if !strings.Contains(a.text, " "+string(bullet)+" ") {
+			return false
+		}
+	}
+	// A first-line indent under a line flush with the block's left edge starts a paragraph
+	// (a list item's first line is exempt: its next lines hang indented).
+	em := math.Max(a.size, 1)
+	aFlush := math.Abs(a.b.x0-r.b.x0) < 0.3*em
+	lead := classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
+	if aFlush && !lead && b.b.x0-r.b.x0 > 0.8*em && b.b.x0-r.b.x0 < 6*em && len(r.lines) >= 1 && r.b.w() > 15*em {
+		return false
+	}
+	// A line ending a sentence well short of the block's right edge ends the paragraph.
+	t := strings.TrimSpace(a.text)
+	if len(r.lines) >= 2 && r.b.x1-a.b.x1 > 4*em && t != "" && strings.ContainsAny(t[len(t)-1:], ".!?") && math.Abs(b.b.x0-r.b.x0) < 0.3*em {
+		return false
+	}
+	return true
+}
+
+var numberedItem = regexp.MustCompile(`^(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s`)
+
+// joinLines joins a block's lines with spaces, rejoining a word hyphenated across lines.
+func joinLines(parts []string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			prev := parts[i-1]
+			if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLower(rune(prev[len(prev)-2])) && p != "" && unicode.IsLower([]rune(p)[0]) {
+				s := b.String()
+				b.Reset()
+				b.WriteString(s[:len(s)-1])
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+var captionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.|chart|exhibit|plate)\s*[0-9IVX]+[.:]?`)
+
+var pageNumberRE = regexp.MustCompile(`^(?i)(page\s*)?[0-9]{1,4}(\s*(of|/)\s*[0-9]{1,4})?$|^[-–—]\s*[0-9]{1,4}\s*[-–—]$|^(?i)[ivxlc]{1,6}$`)
+
+var digitsRE = regexp.MustCompile(`[0-9]+`)
+
+// blockType types a text block as a layout model labels regions.
+func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]string) element.Type {
+	text := r.text
+	H := p.Height
+	cy := (r.b.y0 + r.b.y1) / 2
+	words := len(strings.Fields(text))
+	short := len(r.lines) <= 2 && words <= 20
+	size, bold := 0.0, 0
+	for _, l := range r.lines {
+		size = math.Max(size, l.size)
+		if l.bold {
+			bold++
+		}
+	}
+	// The top and bottom bands hold running heads, feet and page numbers: a short line there
+	// in no more than body size (a page's title at the top is larger), or any short text
+	// repeated there on an earlier page (page numbers normalised away).
+	oneLine := len(r.lines) == 1 && size <= 1.05*body
+	top := cy < 0.14*H && oneLine && words <= 10
+	bottom := cy > 0.88*H && oneLine && words <= 14
+	norm := digitsRE.ReplaceAllString(strings.ToLower(text), "#")
+	if short && (cy < 0.14*H || cy > 0.86*H) {
+		*bandTexts = append(*bandTexts, norm)
+		repeated := d.bands[norm] > 0
+		switch {
+		case pageNumberRE.MatchString(strings.TrimSpace(text)) && (top || bottom || repeated):
+			return element.PageNumber
+		case (top || repeated) && cy < 0.5*H:
+			return element.Header
+		case (bottom || repeated) && cy >= 0.5*H:
+			return element.Footer
+		}
+	}
+	if captionRE.MatchString(text) && len(r.lines) <= 6 {
+		return element.FigureCaption
+	}
+	heading := len(r.lines) <= 3 && words <= 20 && !strings.HasSuffix(strings.TrimSpace(text), ".") &&
+		(size >= 1.15*body || (2*bold > len(r.lines) && size >= 0.95*body)) && hasLetters(text)
+	if heading {
+		return element.Title
+	}
+	typ, _ := classify.Text(text)
+	switch {
+	case typ == element.Title && len(r.lines) == 1 && words <= 10 && sectionHeading.MatchString(text):
+		// A numbered heading set in body type ("2.1 Methods").
+		return element.Title
+	case typ == element.UncategorizedText && words < 3:
+		return element.UncategorizedText
+	}
+	return element.NarrativeText
+}
+
+func hasLetters(s string) bool {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n >= 2
+}
