@@ -68,6 +68,10 @@ type Page struct {
 	// Rects are filled rectangles: very thin ones are rules (many producers draw rules as
 	// fills), larger ones are cell shading, which can separate rows.
 	Rects []Rect
+	// Drawing holds the boxes of the page's other graphics: slanted strokes, curves, edges of
+	// filled polygons, images. A table candidate over many of them is a chart or a diagram
+	// whose labels happen to align, and is dropped.
+	Drawing []Rect
 	// Regions, when not empty, are areas where a table is expected (from a layout model or
 	// the caller's own detection): tables are then only sought inside them, and a region with
 	// tabular content yields a table even without rules.

@@ -68,6 +68,9 @@ func Find(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 		for _, r := range p.Regions {
 			sub.Regions = append(sub.Regions, f.to(r))
 		}
+		for _, r := range p.Drawing {
+			sub.Drawing = append(sub.Drawing, f.to(r))
+		}
 		ts, err := detect(ctx, &sub, opt)
 		if err != nil {
 			return nil, err
@@ -124,7 +127,31 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 		return nil, err
 	}
 	out = append(out, textTables(ws, used, hs, body, opt)...)
-	return out, nil
+	return dropFigures(out, p.Drawing), nil
+}
+
+// maxDrawingItems is how many drawing items (Page.Drawing) a table may enclose: an icon or a
+// mark in a few cells is fine, a chart's strokes and polygons are not.
+const maxDrawingItems = 12
+
+// dropFigures removes tables that enclose more than maxDrawingItems drawing items.
+func dropFigures(ts []Table, drawing []Rect) []Table {
+	if len(drawing) <= maxDrawingItems {
+		return ts
+	}
+	out := ts[:0]
+	for _, t := range ts {
+		n := 0
+		for _, d := range drawing {
+			if t.Box.Contains((d.X0+d.X1)/2, (d.Y0+d.Y1)/2) {
+				n++
+			}
+		}
+		if n <= maxDrawingItems {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // bodySize is the most common font size among the words, weighted by characters: the size

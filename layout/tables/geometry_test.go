@@ -8,16 +8,22 @@ import (
 // addGeometry adds the page's ruling to the detector's input, as the page layout does:
 // stroked lines and thin filled rectangles are rules; stroked rectangles give their four
 // sides; filled rectangles that are not white are shading (a white fill erases, it draws
-// nothing). Polygon edges and curves (charts, logos) are not rules.
+// nothing). Polygon edges, curves and slanted strokes (charts, logos, diagrams) and images
+// are drawing, not rules.
 func addGeometry(in *tables.Page, p *pdf.Page) {
 	for _, s := range p.Geometry.Segments {
-		if s.Kind != pdf.SegStroke && s.Kind != pdf.SegRule {
+		slanted := !s.Horizontal(1) && !s.Vertical(1)
+		if s.Kind == pdf.SegCurve || s.Kind == pdf.SegFillEdge || slanted {
+			in.Drawing = append(in.Drawing, tables.Rect{X0: min(s.X0, s.X1), Y0: min(s.Y0, s.Y1), X1: max(s.X0, s.X1), Y1: max(s.Y0, s.Y1)})
 			continue
 		}
 		if s.Gray > 0.95 {
 			continue
 		}
 		in.Segments = append(in.Segments, tables.Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
+	}
+	for _, im := range p.Geometry.Images {
+		in.Drawing = append(in.Drawing, tables.Rect{X0: im.X0, Y0: im.Y0, X1: im.X1, Y1: im.Y1})
 	}
 	for _, r := range p.Geometry.Rects {
 		if r.Stroke && r.StrokeGray <= 0.95 {
