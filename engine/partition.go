@@ -126,6 +126,12 @@ func chunkingError(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	var opt *chunking.OptionError
+	if errors.As(err, &opt) {
+		// A bad option value (max_characters=-1, overlap ≥ max) is the client's error: 400, not
+		// the reference's 500.
+		return &Error{Kind: KindBadRequest, Msg: err.Error(), Err: err}
+	}
 	return &Error{Kind: KindInternal, Msg: err.Error(), Err: err}
 }
 

@@ -91,11 +91,17 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		elapsed := time.Since(start)
 		route := routeLabel(r.URL.Path)
 		code := strconv.Itoa(status)
-		s.metrics.requests.WithLabelValues(route, r.Method, code).Inc()
+		s.metrics.requests.WithLabelValues(route, methodLabel(r.Method), code).Inc()
 		s.metrics.latency.WithLabelValues(route, code).Observe(elapsed.Seconds())
 
 		level := slog.LevelInfo
 		switch {
+		case status == http.StatusServiceUnavailable:
+			// Overload answers come in floods: one ERROR line each would bury real errors and
+			// cost I/O exactly when the server is short of it. They are counted
+			// (quarry_http_requests_total{code="503"}) and summarised by a rate-limited warning.
+			level = slog.LevelDebug
+			s.overload.note()
 		case status >= 500:
 			level = slog.LevelError
 		case route == "/healthcheck" || route == "/metrics":

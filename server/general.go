@@ -18,6 +18,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/apikey"
 )
 
 const (
@@ -39,6 +40,14 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	info := infoFrom(r.Context())
+
+	// The key is checked first, before a slot is taken or a byte of the body read: a client
+	// without a key must not be able to hold slots (slow uploads) from those with one. The
+	// reference checks schema first; here an unauthenticated request learns nothing else.
+	if ok, received := s.keys.check(r.Header); !ok {
+		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
+		return
+	}
 
 	// The slot is taken before the body is read, so memory held by uploads is bounded by
 	// MaxConcurrent × MaxBodyBytes whatever the number of clients.
@@ -83,12 +92,6 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(schemaErrs) > 0 {
 		writeJSON(w, http.StatusUnprocessableEntity, detailBody(schemaErrs))
-		return
-	}
-
-	// 2. API key.
-	if ok, received := s.keys.check(r.Header); !ok {
-		writeDetail(w, http.StatusUnauthorized, fmt.Sprintf("API key %s is invalid", received))
 		return
 	}
 
@@ -179,7 +182,8 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 			if errors.Is(err, errTooLarge) {
 				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("Decompressed file is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes)
 			}
-			return nil, http.StatusInternalServerError, err.Error()
+			// A damaged gzip is the client's problem: 400 (the reference answers 500).
+			return nil, http.StatusBadRequest, err.Error()
 		}
 		data = raw
 		name = strings.TrimSuffix(name, ".gz")
@@ -196,10 +200,7 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 	doc.ContentType = ctype
 	start := time.Now()
 	elems, err := engine.Partition(ctx, doc, opts)
-	ftype := doc.MIMEType
-	if ftype == "" {
-		ftype = "unknown"
-	}
+	ftype := filetypeLabel(doc.MIMEType)
 	s.metrics.partitionSeconds.WithLabelValues(ftype).Observe(time.Since(start).Seconds())
 	if err != nil {
 		status, detail := errorStatus(err)
@@ -207,7 +208,7 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 	}
 	s.metrics.documents.WithLabelValues(ftype).Inc()
 	for i := range elems {
-		s.metrics.elements.WithLabelValues(string(elems[i].Type)).Inc()
+		s.metrics.elements.WithLabelValues(elementLabel(elems[i].Type)).Inc()
 	}
 	return elems, 0, ""
 }

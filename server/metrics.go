@@ -3,6 +3,9 @@ package server
 import (
 	"net/http"
 
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -62,4 +65,51 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Label values come from fixed sets: a label taken from the request (an HTTP method, a MIME
+// type a plugin reports, an element type) would let clients grow /metrics and the server's
+// memory without bound — 200,000 made-up methods once grew /metrics to 24 MB.
+
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true,
+}
+
+// methodLabel is the method, or "other" for anything outside the standard set.
+func methodLabel(m string) string {
+	if knownMethods[m] {
+		return m
+	}
+	return "other"
+}
+
+// filetypeLabel is a MIME type the engine knows, "unknown" when none was detected, else "other".
+func filetypeLabel(mime string) string {
+	if mime == "" {
+		return "unknown"
+	}
+	if _, ok := engine.TypeForMIME(mime); ok {
+		return mime
+	}
+	return "other"
+}
+
+var knownElementTypes = func() map[element.Type]bool {
+	m := map[element.Type]bool{}
+	for _, t := range []element.Type{element.Title, element.NarrativeText, element.ListItem, element.UncategorizedText,
+		element.Table, element.Image, element.FigureCaption, element.Header, element.Footer, element.PageBreak,
+		element.Formula, element.Address, element.EmailAddress, element.CodeSnippet, element.PageNumber,
+		element.FormKeysValues, element.DocumentData, element.CheckBox, element.Form} {
+		m[t] = true
+	}
+	return m
+}()
+
+// elementLabel is a known element type, else "other" (third-party plugins may emit any).
+func elementLabel(t element.Type) string {
+	if knownElementTypes[t] {
+		return string(t)
+	}
+	return "other"
 }

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -91,6 +92,8 @@ type Server struct {
 	openapi []byte
 	docs    []byte
 	handler http.Handler
+	// overload summarises 503 answers in one warning line per interval.
+	overload *rateLog
 }
 
 // New builds a Server from cfg.
@@ -103,6 +106,7 @@ func New(cfg Config) *Server {
 		limit: newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
 	}
 	s.metrics = newMetrics(cfg.Registry)
+	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
 	s.openapi = openAPIDocument()
 	s.docs = docsPage()
 
@@ -241,4 +245,30 @@ func routeLabel(path string) string {
 		return "/general/{version}/general"
 	}
 	return "other"
+}
+
+// rateLog summarises a flood of similar events: the first is logged at once, later ones are
+// counted and reported in at most one line per interval.
+type rateLog struct {
+	log   *slog.Logger
+	msg   string
+	every time.Duration
+
+	mu    sync.Mutex
+	count int64
+	last  time.Time
+}
+
+func (l *rateLog) note() {
+	l.mu.Lock()
+	l.count++
+	now := time.Now()
+	if !l.last.IsZero() && now.Sub(l.last) < l.every {
+		l.mu.Unlock()
+		return
+	}
+	n := l.count
+	l.count, l.last = 0, now
+	l.mu.Unlock()
+	l.log.Warn(l.msg, "count", n, "since_last_line", l.every.String())
 }

@@ -68,8 +68,11 @@ func TestErrorBodies(t *testing.T) {
 			`{"detail":"File type application/octet-stream is not supported."}`},
 		{"several files, bad accept", []part{file("a.txt", textDoc, ""), file("b.txt", textDoc, "")}, http.Header{"Accept": {"text/html"}}, 406,
 			`{"detail":"Conflict in media type text/html with response type 'multipart/mixed'.\n"}`},
-		{"bad gzip", []part{file("a.txt.gz", []byte("hello"), "application/gzip")}, nil, 500, `{"detail":"Not a gzipped file (b'he')"}`},
-		{"chunking option", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "by_title"), field("overlap", "600")}, nil, 500, ""},
+		// Client errors are 4xx (the reference answers 500 to these).
+		{"bad gzip", []part{file("a.txt.gz", []byte("hello"), "application/gzip")}, nil, 400, `{"detail":"Not a gzipped file (b'he')"}`},
+		{"chunking option", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "by_title"), field("overlap", "600")}, nil, 400, ""},
+		{"negative max_characters", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "basic"), field("max_characters", "-1")}, nil, 400, ""},
+		{"combine over max", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "by_title"), field("max_characters", "100"), field("combine_under_n_chars", "200")}, nil, 400, ""},
 		{"corrupt pdf", []part{file("bad.pdf", bad, "application/pdf"), field("strategy", "fast")}, nil, 422, ""},
 	}
 	for _, c := range cases {
@@ -138,15 +141,16 @@ func TestAPIKeys(t *testing.T) {
 		status int
 		body   string
 	}{
-		{"missing", nil, []part{doc}, 401, `{"detail":"API key None is invalid"}`},
-		{"wrong", http.Header{"Unstructured-Api-Key": {"nope"}}, []part{doc}, 401, `{"detail":"API key nope is invalid"}`},
+		// The key sent is never echoed (the reference prints it).
+		{"missing", nil, []part{doc}, 401, `{"detail":"Missing API key: send it in the unstructured-api-key header"}`},
+		{"wrong", http.Header{"Unstructured-Api-Key": {"nope"}}, []part{doc}, 401, `{"detail":"The API key sent is invalid"}`},
 		{"first key", http.Header{"Unstructured-Api-Key": {"k1"}}, []part{doc}, 200, ""},
 		{"second key", http.Header{"Unstructured-Api-Key": {"k2"}}, []part{doc}, 200, ""},
 		{"service header", http.Header{"Service-Api-Key": {"k2"}}, []part{doc}, 200, ""},
 		{"bearer", http.Header{"Authorization": {"Bearer k1"}}, []part{doc}, 200, ""},
-		{"bad bearer", http.Header{"Authorization": {"Bearer x"}}, []part{doc}, 401, `{"detail":"API key x is invalid"}`},
-		// Schema validation runs first, as in the reference.
-		{"422 before 401", http.Header{"Unstructured-Api-Key": {"nope"}}, []part{field("strategy", "fast")}, 422, ""},
+		{"bad bearer", http.Header{"Authorization": {"Bearer x"}}, []part{doc}, 401, `{"detail":"The API key sent is invalid"}`},
+		// The key is checked before anything else (the reference validates the schema first).
+		{"401 before 422", http.Header{"Unstructured-Api-Key": {"nope"}}, []part{field("strategy", "fast")}, 401, ""},
 	}
 	for _, c := range cases {
 		rec := post(t, srv, c.header, c.parts...)

@@ -7,12 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/quarrydocs/quarry/internal/apikey"
 )
 
 const (
@@ -29,8 +33,22 @@ func (h *Handler) handleRender(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	if !h.authorized(r) {
-		writeDetail(w, http.StatusUnauthorized, "API key is invalid")
+	if ok, received := h.keys.Check(r.Header); !ok {
+		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
+		return
+	}
+	// At most RenderConcurrency renders at once: each may use up to RenderMemory.
+	wait := time.NewTimer(h.cfg.RenderTimeout)
+	select {
+	case h.renders <- struct{}{}:
+		wait.Stop()
+		defer func() { <-h.renders }()
+	case <-wait.C:
+		w.Header().Set("Retry-After", "5")
+		writeDetail(w, http.StatusServiceUnavailable, "Too many pages are being rendered; try again shortly")
+		return
+	case <-r.Context().Done():
+		wait.Stop()
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxUpload)
@@ -55,16 +73,24 @@ func (h *Handler) handleRender(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RenderTimeout)
 	defer cancel()
-	if n, ok := h.pageCount(ctx, pdfPath); ok {
-		if pageNo > n {
-			writeDetail(w, http.StatusBadRequest, fmt.Sprintf("page %d is out of range (the document has %d pages)", pageNo, n))
+	info, ok := h.pdfInfo(ctx, pdfPath, pageNo)
+	if ok {
+		if pageNo > info.pages {
+			writeDetail(w, http.StatusBadRequest, fmt.Sprintf("page %d is out of range (the document has %d pages)", pageNo, info.pages))
 			return
 		}
-		w.Header().Set("X-Page-Count", strconv.Itoa(n))
+		w.Header().Set("X-Page-Count", strconv.Itoa(info.pages))
 	}
 	out := filepath.Join(dir, "page")
-	cmd := exec.CommandContext(ctx, h.cfg.Pdftoppm, "-png", "-singlefile", "-f", strconv.Itoa(pageNo), "-l", strconv.Itoa(pageNo),
-		"-r", strconv.Itoa(dpi), pdfPath, out)
+	args := []string{"-png", "-singlefile", "-f", strconv.Itoa(pageNo), "-l", strconv.Itoa(pageNo)}
+	if ok && info.w > 0 && info.h > 0 {
+		dpi = capDPI(dpi, info.w, info.h, h.cfg.RenderMaxPixels)
+		args = append(args, "-r", strconv.Itoa(dpi))
+	} else {
+		// The page size is unknown: bound the long side instead (scale-to overrides -r).
+		args = append(args, "-scale-to", strconv.Itoa(int(math.Sqrt(float64(h.cfg.RenderMaxPixels)))))
+	}
+	cmd := h.command(ctx, h.cfg.Pdftoppm, append(args, pdfPath, out)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
 	if err := cmd.Run(); err != nil {
@@ -143,24 +169,80 @@ func readRenderForm(r *http.Request, path string) (page, dpi int, err error) {
 	return page, dpi, nil
 }
 
-// pageCount asks pdfinfo (poppler-utils, next to pdftoppm) for the number of pages.
-func (h *Handler) pageCount(ctx context.Context, pdf string) (int, bool) {
+// pageInfo is what pdfinfo says about a document and one of its pages.
+type pageInfo struct {
+	pages int
+	w, h  float64 // the page's size in points, rotation applied
+}
+
+// pdfInfo asks pdfinfo (poppler-utils, next to pdftoppm) for the number of pages and the size of
+// page n.
+func (h *Handler) pdfInfo(ctx context.Context, pdf string, n int) (pageInfo, bool) {
 	bin := "pdfinfo"
 	if dir := filepath.Dir(h.cfg.Pdftoppm); dir != "." {
 		bin = filepath.Join(dir, "pdfinfo")
 	}
-	out, err := exec.CommandContext(ctx, bin, pdf).Output()
-	if err != nil {
-		return 0, false
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "Pages:"); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(rest))
-			return n, err == nil && n > 0
+	// Without a page range pdfinfo reports page 1's size; a range beyond the last page fails,
+	// so the range is asked only for a page that exists.
+	info, ok := h.runPdfInfo(ctx, bin, pdf)
+	if ok && n > 1 && n <= info.pages {
+		if pi, ok := h.runPdfInfo(ctx, bin, "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), pdf); ok {
+			info.w, info.h = pi.w, pi.h
+		} else {
+			info.w, info.h = 0, 0
 		}
 	}
-	return 0, false
+	return info, ok
+}
+
+func (h *Handler) runPdfInfo(ctx context.Context, bin string, args ...string) (pageInfo, bool) {
+	out, err := h.command(ctx, bin, args...).Output()
+	if err != nil {
+		return pageInfo{}, false
+	}
+	var info pageInfo
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, "Pages:"); ok {
+			info.pages, _ = strconv.Atoi(strings.TrimSpace(rest))
+			continue
+		}
+		// "Page size: 612 x 792 pts (letter)" or, with a range, "Page    3 size: …"
+		if strings.HasPrefix(line, "Page ") && strings.Contains(line, "size:") {
+			_, rest, _ := strings.Cut(line, "size:")
+			var w, hh float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%g x %g", &w, &hh); err == nil {
+				info.w, info.h = w, hh
+			}
+		}
+	}
+	return info, info.pages > 0
+}
+
+// capDPI lowers dpi so that a page of w×h points renders to at most maxPixels pixels: a
+// 600-byte PDF can declare a 9000-point page, which at 200 dpi is 625 million pixels (2.4 GB).
+func capDPI(dpi int, w, h float64, maxPixels int64) int {
+	px := func(d int) float64 { return (w / 72 * float64(d)) * (h / 72 * float64(d)) }
+	if px(dpi) <= float64(maxPixels) {
+		return dpi
+	}
+	d := int(math.Floor(72 * math.Sqrt(float64(maxPixels)/(w*h))))
+	return max(1, min(d, dpi))
+}
+
+// command builds a helper's command under the renderer's memory limit (prlimit, as the plugin
+// host does for plugins) and set to die with the server.
+func (h *Handler) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	var cmd *exec.Cmd
+	if pl, err := exec.LookPath("prlimit"); err == nil && h.cfg.RenderMemory > 0 {
+		lim := strconv.FormatUint(h.cfg.RenderMemory, 10)
+		cmd = exec.CommandContext(ctx, pl, append([]string{"--data=" + lim, "--as=" + strconv.FormatUint(h.cfg.RenderMemory+(1<<30), 10), "--", name}, args...)...)
+	} else {
+		cmd = exec.CommandContext(ctx, name, args...)
+	}
+	dieWithParent(cmd)
+	return cmd
 }
 
 // limitedWriter keeps the first n bytes of a subprocess's stderr for the log.

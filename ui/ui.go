@@ -41,6 +41,15 @@ type Config struct {
 	RenderTimeout time.Duration
 	// MaxUpload caps the size of a document sent to the page renderer. Default 100 MiB.
 	MaxUpload int64
+	// RenderMaxPixels caps the pixels of one rendered page: a larger page is rendered at a
+	// lower resolution. Default 25 million (A4 at 200 dpi is 3.9 million).
+	RenderMaxPixels int64
+	// RenderMemory is the memory limit of one renderer process (RLIMIT_DATA via prlimit).
+	// Default 768 MiB.
+	RenderMemory uint64
+	// RenderConcurrency is how many pages render at once; more requests wait up to
+	// RenderTimeout, then get 503. Default 2.
+	RenderConcurrency int
 	// Logger receives render failures. Default: discard.
 	Logger *slog.Logger
 }
@@ -60,6 +69,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxUpload <= 0 {
 		c.MaxUpload = 100 << 20
+	}
+	if c.RenderMaxPixels <= 0 {
+		c.RenderMaxPixels = 25_000_000
+	}
+	if c.RenderMemory == 0 {
+		c.RenderMemory = 768 << 20
+	}
+	if c.RenderConcurrency <= 0 {
+		c.RenderConcurrency = 2
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -90,13 +108,18 @@ type Handler struct {
 	tmpl  map[string]*template.Template
 	mux   *http.ServeMux
 	asset http.Handler
+	// renders holds one token per page render allowed at once.
+	renders chan struct{}
+	// csrf refuses state-changing requests sent by a browser from another origin.
+	csrf *http.CrossOriginProtection
 }
 
 // New builds the UI handler. It panics only if the embedded templates do not parse, which the
 // package's tests rule out.
 func New(cfg Config) *Handler {
 	cfg = cfg.withDefaults()
-	h := &Handler{cfg: cfg, tmpl: map[string]*template.Template{}}
+	h := &Handler{cfg: cfg, tmpl: map[string]*template.Template{}, renders: make(chan struct{}, cfg.RenderConcurrency),
+		csrf: http.NewCrossOriginProtection()}
 	h.keys = apikey.New(cfg.APIKeys)
 	funcs := template.FuncMap{"kindsFor": kindsFor, "lower": strings.ToLower}
 	for _, p := range pages {
@@ -130,6 +153,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "same-origin")
 	if r.URL.Path == strings.TrimSuffix(h.cfg.Prefix, "/") {
 		http.Redirect(w, r, h.cfg.Prefix, http.StatusMovedPermanently)
+		return
+	}
+	if err := h.csrf.Check(r); err != nil {
+		writeDetail(w, http.StatusForbidden, "Cross-origin request refused")
 		return
 	}
 	h.mux.ServeHTTP(w, r)
@@ -191,13 +218,6 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 	}
 }
 
-// authorized reports whether r carries an accepted key (always true without keys), with the
-// same headers and rules as the partition and platform APIs.
-func (h *Handler) authorized(r *http.Request) bool {
-	ok, _ := h.keys.Check(r.Header)
-	return ok
-}
-
 // handleSession lets the key dialog check a key before storing it in the browser session.
 func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -205,8 +225,8 @@ func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	if !h.authorized(r) {
-		writeDetail(w, http.StatusUnauthorized, "API key is invalid")
+	if ok, received := h.keys.Check(r.Header); !ok {
+		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func envDefault(name, def string) string {
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", envDefault("QUARRY_ADDR", ":8000"), "listen address (env QUARRY_ADDR)")
+	addr := fs.String("addr", envDefault("QUARRY_ADDR", ""), "listen address; default :8000 with API keys, 127.0.0.1:8000 (loopback only) without (env QUARRY_ADDR)")
 	var keys stringList
 	fs.Var(&keys, "api-key", "accepted API key; repeatable (env UNSTRUCTURED_API_KEY)")
 	keysFile := fs.String("api-keys-file", envDefault("QUARRY_API_KEYS_FILE", ""), "file of accepted API keys, one per line, # comments (env QUARRY_API_KEYS_FILE)")
@@ -134,6 +135,16 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	default:
 		return usageError("serve: --log-format must be json or text")
 	}
+	listen, posture := listenAddr(*addr, len(keys) > 0)
+	log := slog.New(handler)
+	switch posture {
+	case postureLoopback:
+		log.Warn("no API key configured: listening on loopback only, so only this machine can reach the server; "+
+			"set --api-key (or UNSTRUCTURED_API_KEY) to serve other machines, or --addr to choose the address", "addr", listen)
+	case postureOpenKeyless:
+		log.Warn("no API key configured and --addr listens beyond loopback: anyone who can reach this address can partition, "+
+			"create connectors and run jobs; set --api-key", "addr", listen)
+	}
 	srv := server.New(server.Config{
 		APIKeys:        keys,
 		MaxBodyBytes:   int64(maxBody),
@@ -151,7 +162,37 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer p.Close(*grace)
 	srv.Mount("/api/v1/", p.Handler())
-	return srv.ListenAndServe(ctx, *addr, *grace)
+	return srv.ListenAndServe(ctx, listen, *grace)
+}
+
+type posture int
+
+const (
+	postureKeyed       posture = iota // keys configured: any address
+	postureLoopback                   // no key, default address: loopback only
+	postureOpenKeyless                // no key, an explicit address beyond loopback
+)
+
+// listenAddr picks the listen address. Without a key the default is loopback only: an open,
+// keyless server on every interface lets anyone on the network (and any web page the operator
+// visits, through their browser) drive the platform. An explicit address still wins.
+func listenAddr(explicit string, keyed bool) (string, posture) {
+	if explicit == "" {
+		if keyed {
+			return ":8000", postureKeyed
+		}
+		return "127.0.0.1:8000", postureLoopback
+	}
+	if keyed {
+		return explicit, postureKeyed
+	}
+	host, _, err := net.SplitHostPort(explicit)
+	if err == nil && host != "" {
+		if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
+			return explicit, postureLoopback
+		}
+	}
+	return explicit, postureOpenKeyless
 }
 
 func readKeysFile(path string) ([]string, error) {

@@ -1,0 +1,104 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydocs/quarry/platform"
+)
+
+// Attacks on the platform API, each of which once worked against `quarry serve`'s defaults.
+
+// A web page the operator visits posts text/plain JSON (no preflight) to create a source at
+// /etc, or fires a bodiless POST to run a workflow.
+func TestAttackCrossSiteRequestsRefused(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	send := func(method, path, ctype, body string, h map[string]string) int {
+		req, _ := http.NewRequest(method, c.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("unstructured-api-key", key)
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	body := `{"name":"x","type":"local","config":{"path":"."}}`
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "", "text/plain; charset=utf-8"} {
+		if code := send("POST", "/api/v1/sources", ct, body, nil); code != http.StatusUnsupportedMediaType {
+			t.Errorf("Content-Type %q: %d, want 415", ct, code)
+		}
+	}
+	cross := map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+	if code := send("POST", "/api/v1/sources", "application/json", body, cross); code != http.StatusForbidden {
+		t.Errorf("cross-site JSON POST: %d, want 403", code)
+	}
+	if code := send("POST", "/api/v1/workflows/00000000-0000-0000-0000-000000000000/run", "", "", cross); code != http.StatusForbidden {
+		t.Errorf("cross-site bodiless run: %d, want 403", code)
+	}
+	if code := send("POST", "/api/v1/sources", "application/json", body, map[string]string{"Sec-Fetch-Site": "same-origin"}); code != 200 {
+		t.Errorf("same-origin JSON POST: %d, want 200", code)
+	}
+}
+
+// A local source at /etc (or at the data directory, to read secret.key) through the API.
+func TestAttackLocalSourceOutsideRoots(t *testing.T) {
+	dir := t.TempDir()
+	_, c := open(t, "", dir)
+	for _, p := range []string{"/etc", "/", filepath.Join(dir, "data"), "../data", filepath.Join(dir, "in", "..", "data")} {
+		code, v := c.do("POST", "/api/v1/sources", map[string]any{"name": "etc" + fmt.Sprint(len(p)), "type": "local", "config": map[string]any{"path": p, "glob": "shadow"}})
+		if code != 422 {
+			t.Errorf("local source at %s: %d %v", p, code, v)
+		}
+		code, _ = c.do("POST", "/api/v1/destinations", map[string]any{"name": "etc" + fmt.Sprint(len(p)), "type": "local", "config": map[string]any{"path": p}})
+		if code != 422 {
+			t.Errorf("local destination at %s: %d", p, code)
+		}
+	}
+}
+
+// A root that contains the data directory (so the secret key) is refused at start-up.
+func TestAttackRootContainingDataDirRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, roots := range [][]string{{dir}, {filepath.Join(dir, "data")}, {"/"}} {
+		p, err := platform.Open(context.Background(), platform.Config{DataDir: filepath.Join(dir, "data"), LocalRoots: roots, Workers: -1})
+		if err == nil {
+			p.Close(time.Second)
+			t.Errorf("roots %v containing the data directory accepted", roots)
+		}
+	}
+}
+
+// secret.key deleted (or not restored from a backup) while the database holds sealed secrets:
+// a new key would never open them; Open must fail and must not write a new key.
+func TestAttackMissingSecretKeyFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	p, err := platform.Open(context.Background(), platform.Config{DataDir: dir, Workers: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close(time.Second)
+	keyFile := filepath.Join(dir, "secret.key")
+	if err := os.Remove(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	_, err = platform.Open(context.Background(), platform.Config{DataDir: dir, Workers: -1})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("Open without the key file: %v", err)
+	}
+	if _, err := os.Stat(keyFile); !os.IsNotExist(err) {
+		t.Fatalf("a new key file was written: %v", err)
+	}
+}
