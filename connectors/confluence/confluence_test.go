@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/connectors/confluence/confluencetest"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/html"
 )
@@ -165,32 +166,32 @@ func TestComputePermissions(t *testing.T) {
 	}{
 		{"reference example: space read and admin group, no restrictions",
 			restr(nil, nil, nil, nil),
-			space(perm("user", "712020:ee20", "read", "space"), perm("group", "f866838e", "administer", "space"), perm("group", "f866838e", "read", "space")),
+			space(confluencetest.Perm("user", "712020:ee20", "read", "space"), confluencetest.Perm("group", "f866838e", "administer", "space"), confluencetest.Perm("group", "f866838e", "read", "space")),
 			shape([]any{"712020:ee20"}, []any{"f866838e"}, e, []any{"f866838e"}, e, e)},
 		{"view restriction overrides space read",
 			restr([]string{"u1"}, nil, nil, nil),
-			space(perm("user", "u2", "read", "space"), perm("group", "g1", "administer", "space")),
+			space(confluencetest.Perm("user", "u2", "read", "space"), confluencetest.Perm("group", "g1", "administer", "space")),
 			shape([]any{"u1"}, e, e, e, e, e)},
 		{"edit restriction: editors can read, admins may read but not edit",
 			restr(nil, nil, []string{"u3"}, []string{"g9"}),
-			space(perm("group", "g1", "administer", "space")),
+			space(confluencetest.Perm("group", "g1", "administer", "space")),
 			shape([]any{"u3"}, []any{"g1", "g9"}, []any{"u3"}, []any{"g9"}, e, e)},
 		{"delete only for readers, whatever the order (the reference depends on it)",
 			restr(nil, nil, nil, nil),
-			space(perm("user", "late", "delete", "page"), perm("user", "a", "read", "space"), perm("user", "a", "delete", "page"), perm("user", "late", "read", "space"), perm("user", "nobody", "delete", "page")),
+			space(confluencetest.Perm("user", "late", "delete", "page"), confluencetest.Perm("user", "a", "read", "space"), confluencetest.Perm("user", "a", "delete", "page"), confluencetest.Perm("user", "late", "read", "space"), confluencetest.Perm("user", "nobody", "delete", "page")),
 			shape([]any{"a", "late"}, e, e, e, []any{"a", "late"}, e)},
 		{"other operations ignored",
 			restr(nil, nil, nil, nil),
-			space(perm("user", "a", "read", "space"), perm("user", "b", "create", "page"), perm("group", "g", "read", "blogpost")),
+			space(confluencetest.Perm("user", "a", "read", "space"), confluencetest.Perm("user", "b", "create", "page"), confluencetest.Perm("group", "g", "read", "blogpost")),
 			shape([]any{"a"}, e, e, e, e, e)},
-		{"role principal left out (the reference drops all permissions: null reads as public)", restr(nil, nil, nil, nil), space(perm("role", "r1", "read", "space"), perm("user", "a", "read", "space")), shape([]any{"a"}, e, e, e, e, e)},
-		{"role principal harmless when not reached", restr([]string{"u1"}, nil, nil, nil), space(perm("role", "r1", "read", "space")), shape([]any{"u1"}, e, e, e, e, e)},
+		{"role principal left out (the reference drops all permissions: null reads as public)", restr(nil, nil, nil, nil), space(confluencetest.Perm("role", "r1", "read", "space"), confluencetest.Perm("user", "a", "read", "space")), shape([]any{"a"}, e, e, e, e, e)},
+		{"role principal harmless when not reached", restr([]string{"u1"}, nil, nil, nil), space(confluencetest.Perm("role", "r1", "read", "space")), shape([]any{"u1"}, e, e, e, e, e)},
 		{"data center users have no accountId",
 			map[string]any{"read": map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": []any{map[string]any{"userKey": "k"}}}}}},
-			space(perm("user", "a", "read", "space")), nil},
+			space(confluencetest.Perm("user", "a", "read", "space")), nil},
 		{"data center nesting adds nothing",
 			map[string]any{"restrictions": map[string]any{"read": map[string]any{}}},
-			space(perm("user", "a", "read", "space")),
+			space(confluencetest.Perm("user", "a", "read", "space")),
 			shape([]any{"a"}, e, e, e, e, e)},
 	}
 	for _, tt := range tests {
@@ -215,7 +216,7 @@ func TestComputePermissions(t *testing.T) {
 	// The cap: once 250 entries were counted no more space assignments are added.
 	var many []any
 	for i := 0; i < 300; i++ {
-		many = append(many, perm("user", fmt.Sprintf("u%03d", i), "read", "space"))
+		many = append(many, confluencetest.Perm("user", fmt.Sprintf("u%03d", i), "read", "space"))
 	}
 	got, err := computePermissions([]map[string]any{restr(nil, nil, nil, nil)}, many)
 	if err != nil {
@@ -230,19 +231,19 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // cloudSite is a Cloud fake with three spaces (one personal), five pages in DEV (one hidden by
 // restrictions), permissions, images and attachments.
-func cloudSite(t *testing.T) *fakeConfluence {
-	f := newFake(t, true)
-	f.spaces = []fakeSpace{
+func cloudSite(t *testing.T) *confluencetest.Site {
+	f := confluencetest.New(t, true)
+	f.Spaces = []confluencetest.Space{
 		{ID: 101, Key: "DEV", Perms: []map[string]any{
-			perm("user", "acc-alice", "read", "space"),
-			perm("group", "grp-staff", "read", "space"),
-			perm("group", "grp-admins", "administer", "space"),
-			perm("user", "acc-alice", "delete", "page"),
+			confluencetest.Perm("user", "acc-alice", "read", "space"),
+			confluencetest.Perm("group", "grp-staff", "read", "space"),
+			confluencetest.Perm("group", "grp-admins", "administer", "space"),
+			confluencetest.Perm("user", "acc-alice", "delete", "page"),
 		}},
-		{ID: 102, Key: "OPS", Perms: []map[string]any{perm("role", "r", "read", "space")}},
+		{ID: 102, Key: "OPS", Perms: []map[string]any{confluencetest.Perm("role", "r", "read", "space")}},
 		{ID: 103, Key: "~712020abcdef", Personal: true, Alias: "~bob"},
 	}
-	f.pages = []fakePage{
+	f.Pages = []confluencetest.Page{
 		{ID: "11", Space: "DEV", Title: "Welcome & hello", Version: 3, Created: "2024-11-19T17:18:57.112Z", Modified: "2024-12-01T08:00:00.000Z",
 			Body: `<p>This is the development space. It holds the design notes for the team.</p>` +
 				`<p><img class="confluence-embedded-image" src="/wiki/download/attachments/11/diagram.png?version=1"></p>` +
@@ -262,9 +263,9 @@ func cloudSite(t *testing.T) *fakeConfluence {
 		{ID: "21", Space: "OPS", Title: "Runbook", Version: 7, Created: "2024-01-01T00:00:00.000Z", Modified: "2024-01-01T00:00:00.000Z", Body: "<p>ops</p>"},
 		{ID: "31", Space: "~712020abcdef", Title: "Bob's notes", Version: 1, Created: "2024-01-01T00:00:00.000Z", Modified: "2024-01-01T00:00:00.000Z", Body: "<p>bob</p>"},
 	}
-	f.files["download/attachments/11/diagram.png"] = []byte("\x89PNG fake diagram")
-	f.files["download/attachments/11/abs.png"] = []byte("\x89PNG absolute")
-	f.files["download/attachments/11/report v2.pdf"] = []byte("%PDF-1.4 fake report")
+	f.Files["download/attachments/11/diagram.png"] = []byte("\x89PNG fake diagram")
+	f.Files["download/attachments/11/abs.png"] = []byte("\x89PNG absolute")
+	f.Files["download/attachments/11/report v2.pdf"] = []byte("%PDF-1.4 fake report")
 	return f
 }
 
@@ -316,7 +317,7 @@ func TestCloudListing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := tt.cfg
-			cfg.URL, cfg.Username, cfg.APIToken, cfg.Cloud = f.siteURL(), f.user, f.secret, true
+			cfg.URL, cfg.Username, cfg.APIToken, cfg.Cloud = f.SiteURL(), f.User, f.Secret, true
 			src, err := testSource(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -332,7 +333,7 @@ func TestCloudListing(t *testing.T) {
 	}
 	// Every listing above was paginated by the server (page size 2) through cursors.
 	var cursors int
-	for _, r := range f.log() {
+	for _, r := range f.Log() {
 		if strings.Contains(r, "cursor=") {
 			cursors++
 		}
@@ -344,7 +345,7 @@ func TestCloudListing(t *testing.T) {
 
 func TestCloudMetadataAndPermissions(t *testing.T) {
 	f := cloudSite(t)
-	src, err := testSource(Config{URL: f.siteURL() + "/", Username: f.user, APIToken: f.secret, Cloud: true})
+	src, err := testSource(Config{URL: f.SiteURL() + "/", Username: f.User, APIToken: f.Secret, Cloud: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +363,7 @@ func TestCloudMetadataAndPermissions(t *testing.T) {
 	}
 	ds := welcome.DataSource
 	want := map[string]any{
-		"url":            f.siteURL() + "/pages/11",
+		"url":            f.SiteURL() + "/pages/11",
 		"version":        "3",
 		"record_locator": map[string]any{"space_id": "DEV", "document_id": "11"},
 		"date_created":   "2024-11-19T17:18:57.112Z",
@@ -417,7 +418,7 @@ func TestCloudMetadataAndPermissions(t *testing.T) {
 
 func TestOpenPartitionsAsHTML(t *testing.T) {
 	f := cloudSite(t)
-	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1})
+	src, err := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +431,7 @@ func TestOpenPartitionsAsHTML(t *testing.T) {
 		t.Fatalf("page HTML lacks the title h1:\n%s", html)
 	}
 	// Without extract_images the img tags are untouched and no image was fetched.
-	if strings.Contains(html, "data:image/png;base64,iVBO") || slices.ContainsFunc(f.log(), func(r string) bool { return strings.Contains(r, ".png") }) {
+	if strings.Contains(html, "data:image/png;base64,iVBO") || slices.ContainsFunc(f.Log(), func(r string) bool { return strings.Contains(r, ".png") }) {
 		t.Error("images fetched without extract_images")
 	}
 	// The platform partitions the bytes as an HTML document named like the reference's file.
@@ -452,8 +453,8 @@ func TestExtractImages(t *testing.T) {
 	var external atomic.Int32
 	ext := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { external.Add(1) }))
 	defer ext.Close()
-	f.pages[0].Body += `<img src="` + ext.URL + `/tracker.png">`
-	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1, ExtractImages: true})
+	f.Pages[0].Body += `<img src="` + ext.URL + `/tracker.png">`
+	src, err := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1, ExtractImages: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,18 +474,18 @@ func TestExtractImages(t *testing.T) {
 	}
 	// Images went through the REST download and the media host, never the legacy path (which
 	// answers 401 to API tokens on Cloud), and no credentials reached the media host.
-	for _, r := range f.log() {
+	for _, r := range f.Log() {
 		if strings.Contains(r, "/download/attachments/") {
 			t.Errorf("legacy download path requested: %s", r)
 		}
 	}
-	if n := f.mediaAuth.Load(); n != 0 {
+	if n := f.MediaAuth.Load(); n != 0 {
 		t.Errorf("%d media requests carried credentials", n)
 	}
 	// A broken image is skipped with a warning naming it; the page still opens and partitions.
 	var logs bytes.Buffer
 	src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
-	delete(f.files, "download/attachments/11/abs.png")
+	delete(f.Files, "download/attachments/11/abs.png")
 	html = open(t, src, connectors.Document{ID: "DEV/11.html"})
 	if !strings.Contains(html, base64.StdEncoding.EncodeToString([]byte("\x89PNG fake diagram"))) || !strings.Contains(html, `/download/attachments/11/abs.png"`) {
 		t.Errorf("with a broken image: %s", html)
@@ -492,7 +493,7 @@ func TestExtractImages(t *testing.T) {
 	if w := logs.String(); !strings.Contains(w, "image skipped") || !strings.Contains(w, "abs.png") || !strings.Contains(w, "page=11") {
 		t.Errorf("warning %q", w)
 	}
-	if strings.Contains(logs.String(), f.secret) {
+	if strings.Contains(logs.String(), f.Secret) {
 		t.Error("warning leaks the token")
 	}
 	doc := &engine.Document{Filename: "11.html", ContentType: "text/html", Content: strings.NewReader(html), Size: int64(len(html))}
@@ -503,7 +504,7 @@ func TestExtractImages(t *testing.T) {
 
 func TestExtractFiles(t *testing.T) {
 	f := cloudSite(t)
-	src, err := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 2, ExtractFiles: true})
+	src, err := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 2, ExtractFiles: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +516,7 @@ func TestExtractFiles(t *testing.T) {
 		t.Fatalf("listed %v, want %v", got, want)
 	}
 	att, page := docs[0], docs[1]
-	attURL := f.srv.URL + "/wiki/download/attachments/11/report%20v2.pdf?version=2&modificationDate=1700000000000&api=v2"
+	attURL := f.Srv.URL + "/wiki/download/attachments/11/report%20v2.pdf?version=2&modificationDate=1700000000000&api=v2"
 	if att.Filename != "report v2.pdf" || att.DataSource["url"] != attURL || att.Version != page.Version+"/2/1700000000000" {
 		t.Errorf("attachment %+v", att)
 	}
@@ -537,7 +538,7 @@ func TestExtractFiles(t *testing.T) {
 		t.Errorf("attachment by ID %q", got)
 	}
 	// A page whose body cannot be fetched is still listed (its Open fails on its own).
-	f.broken = map[string]bool{"11": true}
+	f.Broken = map[string]bool{"11": true}
 	docs, err = listDocs(t, src)
 	if err != nil {
 		t.Fatal(err)
@@ -548,7 +549,7 @@ func TestExtractFiles(t *testing.T) {
 	if _, err := src.Open(context.Background(), docs[0]); err == nil || !strings.Contains(err.Error(), "page 11: HTTP 500 Internal Server Error (gave up after 6 attempts)") || strings.Contains(err.Error(), "Something went wrong") {
 		t.Errorf("Open of a broken page: %v", err)
 	}
-	for _, r := range f.log() {
+	for _, r := range f.Log() {
 		if strings.Contains(r, "noext") || strings.Contains(r, "plainlink") || strings.Contains(r, "x.pdf") {
 			t.Errorf("unexpected request %s", r)
 		}
@@ -556,14 +557,14 @@ func TestExtractFiles(t *testing.T) {
 }
 
 // dcSite is a Data Center fake at a context path, serving v1 only.
-func dcSite(t *testing.T) *fakeConfluence {
-	f := newFake(t, false)
-	f.spaces = []fakeSpace{{ID: 98305, Key: "ENG", Perms: []map[string]any{perm("user", "x", "read", "space")}}, {ID: 98306, Key: "HR"}}
+func dcSite(t *testing.T) *confluencetest.Site {
+	f := confluencetest.New(t, false)
+	f.Spaces = []confluencetest.Space{{ID: 98305, Key: "ENG", Perms: []map[string]any{confluencetest.Perm("user", "x", "read", "space")}}, {ID: 98306, Key: "HR"}}
 	for i := 1; i <= 5; i++ {
 		id := itoa(200 + i)
-		f.pages = append(f.pages, fakePage{ID: id, Space: "ENG", Title: "Page " + id, Version: i, Created: "2023-05-0" + itoa(i) + "T10:00:00.000+02:00", Modified: "2023-06-01T10:00:00.000+02:00", Body: "<p>Body of page " + id + ".</p>", ReadUsers: []string{"u"}})
+		f.Pages = append(f.Pages, confluencetest.Page{ID: id, Space: "ENG", Title: "Page " + id, Version: i, Created: "2023-05-0" + itoa(i) + "T10:00:00.000+02:00", Modified: "2023-06-01T10:00:00.000+02:00", Body: "<p>Body of page " + id + ".</p>", ReadUsers: []string{"u"}})
 	}
-	f.pages = append(f.pages, fakePage{ID: "301", Space: "HR", Title: "Policies", Version: 1, Body: "<ul><li>one</li></ul>"})
+	f.Pages = append(f.Pages, confluencetest.Page{ID: "301", Space: "HR", Title: "Policies", Version: 1, Body: "<ul><li>one</li></ul>"})
 	return f
 }
 
@@ -573,13 +574,13 @@ func TestDataCenter(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"personal access token", Config{Token: " " + f.pat + " "}},
-		{"password", Config{Username: f.user, Password: f.secret}},
+		{"personal access token", Config{Token: " " + f.PAT + " "}},
+		{"password", Config{Username: f.User, Password: f.Secret}},
 	}
 	for _, a := range auths {
 		t.Run(a.name, func(t *testing.T) {
 			cfg := a.cfg
-			cfg.URL, cfg.MaxDocs = f.siteURL(), 4
+			cfg.URL, cfg.MaxDocs = f.SiteURL(), 4
 			src, err := testSource(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -608,7 +609,7 @@ func TestDataCenter(t *testing.T) {
 		})
 	}
 	// v1 pagination used start/limit with the server's cap.
-	if !slices.ContainsFunc(f.log(), func(r string) bool { return strings.Contains(r, "start=2") }) {
+	if !slices.ContainsFunc(f.Log(), func(r string) bool { return strings.Contains(r, "start=2") }) {
 		t.Error("v1 listing did not follow the next link")
 	}
 }
@@ -618,7 +619,7 @@ func TestErrors(t *testing.T) {
 	d := dcSite(t)
 	ctx := context.Background()
 	t.Run("401", func(t *testing.T) {
-		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: "wrong-token-value", Cloud: true})
+		src, _ := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: "wrong-token-value", Cloud: true})
 		for _, err := range []error{src.Check(ctx), func() error { _, err := listDocs(t, src); return err }()} {
 			var he *HTTPError
 			if !errors.As(err, &he) || he.StatusCode != 401 || !strings.Contains(err.Error(), "unauthorized") {
@@ -628,13 +629,13 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error leaks credentials: %v", err)
 			}
 		}
-		dc, _ := testSource(Config{URL: d.siteURL(), Token: "bad-pat"})
+		dc, _ := testSource(Config{URL: d.SiteURL(), Token: "bad-pat"})
 		if err := dc.Check(ctx); err == nil || strings.Contains(err.Error(), "bad-pat") {
 			t.Errorf("DC bad PAT: %v", err)
 		}
 	})
 	t.Run("unknown spaces", func(t *testing.T) {
-		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true, Spaces: []string{"NOPE", "DEV", "~ghost"}})
+		src, _ := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true, Spaces: []string{"NOPE", "DEV", "~ghost"}})
 		err := src.Check(ctx)
 		if err == nil || !strings.Contains(err.Error(), `"NOPE"`) || !strings.Contains(err.Error(), `"~ghost"`) || strings.Contains(err.Error(), `"DEV"`) {
 			t.Errorf("Check: %v", err)
@@ -642,14 +643,14 @@ func TestErrors(t *testing.T) {
 		if _, err := listDocs(t, src); err == nil || !strings.Contains(err.Error(), `"NOPE"`) {
 			t.Errorf("List: %v", err)
 		}
-		dc, _ := testSource(Config{URL: d.siteURL(), Token: d.pat, Spaces: []string{"MISSING"}})
+		dc, _ := testSource(Config{URL: d.SiteURL(), Token: d.PAT, Spaces: []string{"MISSING"}})
 		var he *HTTPError
 		if _, err := listDocs(t, dc); !errors.As(err, &he) || he.StatusCode != 404 || !strings.Contains(err.Error(), `space "MISSING"`) || strings.Contains(err.Error(), "No space with key") {
 			t.Errorf("DC List: %v", err)
 		}
 	})
 	t.Run("404 page and restricted page", func(t *testing.T) {
-		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true})
 		for _, id := range []string{"DEV/999.html", "DEV/14.html"} {
 			_, err := src.Open(ctx, connectors.Document{ID: id})
 			var he *HTTPError
@@ -662,7 +663,7 @@ func TestErrors(t *testing.T) {
 		}
 	})
 	t.Run("wrong site path", func(t *testing.T) {
-		src, _ := testSource(Config{URL: f.srv.URL + "/elsewhere", Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.Srv.URL + "/elsewhere", Username: f.User, APIToken: f.Secret, Cloud: true})
 		if err := src.Check(ctx); err == nil || !strings.Contains(err.Error(), "404") {
 			t.Errorf("Check: %v", err)
 		}
@@ -674,7 +675,7 @@ func TestErrors(t *testing.T) {
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+		src, _ := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true})
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		if err := src.List(cctx, func(connectors.Document) error { return nil }); !errors.Is(err, context.Canceled) {
@@ -697,7 +698,7 @@ func TestCredentialsStayOnSite(t *testing.T) {
 		}
 	}))
 	defer other.Close()
-	src, _ := testSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+	src, _ := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true})
 	// A data_source url pointing elsewhere is not followed with credentials.
 	rc, err := src.Open(context.Background(), connectors.Document{ID: "DEV/11/report v2.pdf", DataSource: map[string]any{"url": other.URL + "/x.pdf"}})
 	if err == nil {

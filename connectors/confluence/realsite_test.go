@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/connectors/confluence/confluencetest"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/netguard"
 )
@@ -43,8 +44,8 @@ func (s *sleeper) total() time.Duration {
 
 var testNow = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
-func cloudConfig(f *fakeConfluence, sl *sleeper) Config {
-	return Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true,
+func cloudConfig(f *confluencetest.Site, sl *sleeper) Config {
+	return Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true,
 		Retry: RetryPolicy{Sleep: sl.sleep, Now: func() time.Time { return testNow }}}
 }
 
@@ -92,9 +93,9 @@ var (
 // permission requests: the job gets exact permissions after the documented waits.
 func TestRetryAfterOnPermissions(t *testing.T) {
 	f := cloudSite(t)
-	f.fail("restriction/byOperation", 429, "2", 2)
-	f.fail("spaces/101/permissions", 503, testNow.Add(3*time.Second).Format(http.TimeFormat), 1)
-	f.fail("pages/13/ancestors", 502, "", 1)
+	f.Fail("restriction/byOperation", 429, "2", 2)
+	f.Fail("spaces/101/permissions", 503, testNow.Add(3*time.Second).Format(http.TimeFormat), 1)
+	f.Fail("pages/13/ancestors", 502, "", 1)
 	sl := &sleeper{}
 	cfg := cloudConfig(f, sl)
 	cfg.Spaces = []string{"DEV"}
@@ -123,7 +124,7 @@ func TestRetryAfterOnPermissions(t *testing.T) {
 // with the reason; it is never emitted with null permissions_data, and the next run retries it.
 func TestPermissionsUnknownFailTheFile(t *testing.T) {
 	f := cloudSite(t)
-	f.fail("content/12/restriction", 429, "1", -1)
+	f.Fail("content/12/restriction", 429, "1", -1)
 	sl := &sleeper{}
 	cfg := cloudConfig(f, sl)
 	cfg.Spaces = []string{"DEV"}
@@ -147,7 +148,7 @@ func TestPermissionsUnknownFailTheFile(t *testing.T) {
 	wantPerms(t, m["DEV/11.html"], welcomePerms)
 	// Space permissions unavailable: every page of the space fails, none is null-but-open.
 	f2 := cloudSite(t)
-	f2.fail("spaces/101/permissions", 403, "", -1)
+	f2.Fail("spaces/101/permissions", 403, "", -1)
 	src2, _ := NewSource(cloudConfig(f2, &sleeper{}))
 	docs, err = listDocs(t, src2)
 	if err != nil {
@@ -167,7 +168,7 @@ func TestPermissionsUnknownFailTheFile(t *testing.T) {
 // a silently short listing; a Retry-After beyond the budget is not waited for.
 func TestListingErrorsAfterRetries(t *testing.T) {
 	f := cloudSite(t)
-	f.fail("api/v2/pages$", 503, "", -1)
+	f.Fail("api/v2/pages$", 503, "", -1)
 	sl := &sleeper{}
 	src, _ := NewSource(cloudConfig(f, sl))
 	docs, err := listDocs(t, src)
@@ -183,7 +184,7 @@ func TestListingErrorsAfterRetries(t *testing.T) {
 	}
 
 	f2 := cloudSite(t)
-	f2.fail("api/v2/spaces$", 429, "3600", -1)
+	f2.Fail("api/v2/spaces$", 429, "3600", -1)
 	sl2 := &sleeper{}
 	src2, _ := NewSource(cloudConfig(f2, sl2))
 	if _, err := listDocs(t, src2); err == nil || !strings.Contains(err.Error(), "beyond the retry budget") || !strings.Contains(err.Error(), "rate limited (429)") {
@@ -197,8 +198,8 @@ func TestListingErrorsAfterRetries(t *testing.T) {
 // A cancelled context ends a Retry-After wait at once.
 func TestRetryWaitCancellable(t *testing.T) {
 	f := cloudSite(t)
-	f.fail("api/v2/spaces", 429, "30", -1)
-	src, _ := NewSource(Config{URL: f.siteURL(), Username: f.user, APIToken: f.secret, Cloud: true})
+	f.Fail("api/v2/spaces", 429, "30", -1)
+	src, _ := NewSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -234,7 +235,7 @@ func TestParseRetryAfter(t *testing.T) {
 // so the walk up a deep tree needs several calls.
 func TestInheritedRestrictions(t *testing.T) {
 	f := cloudSite(t)
-	tree := []fakePage{
+	tree := []confluencetest.Page{
 		{ID: "40", Title: "Root (restricted)", ReadUsers: []string{"acc-alice", "u1", "u2"}, ReadGroups: []string{"g1"}},
 		{ID: "41", Parent: "40", Title: "Child, no own restriction"},
 		{ID: "42", Parent: "41", Title: "Grandchild, narrower", ReadUsers: []string{"u2", "u3"}, ReadGroups: []string{"g1", "g2"}},
@@ -245,7 +246,7 @@ func TestInheritedRestrictions(t *testing.T) {
 	}
 	for _, p := range tree {
 		p.Space, p.Version, p.Body = "DEV", 1, "<p>x</p>"
-		f.pages = append(f.pages, p)
+		f.Pages = append(f.Pages, p)
 	}
 	cfg := cloudConfig(f, &sleeper{})
 	cfg.Spaces = []string{"DEV"}
@@ -266,7 +267,7 @@ func TestInheritedRestrictions(t *testing.T) {
 	wantPerms(t, m["DEV/46.html"], openPagePerms)
 	// Restrictions of a shared ancestor are read once per run.
 	n := 0
-	for _, r := range f.log() {
+	for _, r := range f.Log() {
 		if strings.Contains(r, "content/40/restriction") {
 			n++
 		}
@@ -285,9 +286,9 @@ func TestSpacePermissionsPaginated(t *testing.T) {
 	for i := range 40 {
 		id := fmt.Sprintf("u%02d", i)
 		users = append(users, id)
-		ps = append(ps, perm("user", id, "read", "space"))
+		ps = append(ps, confluencetest.Perm("user", id, "read", "space"))
 	}
-	f.spaces[0].Perms = append(ps, perm("group", "grp-late", "read", "space"))
+	f.Spaces[0].Perms = append(ps, confluencetest.Perm("group", "grp-late", "read", "space"))
 	cfg := cloudConfig(f, &sleeper{})
 	cfg.Spaces, cfg.MaxDocs = []string{"DEV"}, 1
 	src, _ := NewSource(cfg)
@@ -297,7 +298,7 @@ func TestSpacePermissionsPaginated(t *testing.T) {
 	}
 	wantPerms(t, docs[0], perms(users, []string{"grp-late"}, nil, nil, nil, nil))
 	var pages int
-	for _, r := range f.log() {
+	for _, r := range f.Log() {
 		if strings.Contains(r, "spaces/101/permissions") {
 			pages++
 		}
@@ -313,7 +314,7 @@ func TestSpacePermissionsPaginated(t *testing.T) {
 func TestAttachmentDownloads(t *testing.T) {
 	f := cloudSite(t)
 	cfg := cloudConfig(f, &sleeper{})
-	cfg.Spaces, cfg.MaxDocs, cfg.ExtractFiles, cfg.MediaHosts = []string{"DEV"}, 1, true, []string{f.mediaHost()}
+	cfg.Spaces, cfg.MaxDocs, cfg.ExtractFiles, cfg.MediaHosts = []string{"DEV"}, 1, true, []string{f.MediaHost()}
 	src, _ := NewSource(cfg)
 	docs, err := listDocs(t, src)
 	if err != nil || len(docs) != 2 {
@@ -324,7 +325,7 @@ func TestAttachmentDownloads(t *testing.T) {
 	if got := open(t, src, att); got != "%PDF-1.4 fake report" {
 		t.Errorf("attachment %q", got)
 	}
-	if f.mediaAuth.Load() != 0 {
+	if f.MediaAuth.Load() != 0 {
 		t.Error("credentials sent to the media host")
 	}
 	// The legacy path itself answers 401: reported as a refused download, not bad credentials.
@@ -345,16 +346,16 @@ func TestAttachmentDownloads(t *testing.T) {
 // Archived pages are left out on both flavours unless include_archived is set.
 func TestArchivedPages(t *testing.T) {
 	f := cloudSite(t)
-	f.pages = append(f.pages, fakePage{ID: "16", Space: "DEV", Title: "Old", Version: 1, Status: "archived", Body: "<p>old</p>"})
+	f.Pages = append(f.Pages, confluencetest.Page{ID: "16", Space: "DEV", Title: "Old", Version: 1, Status: "archived", Body: "<p>old</p>"})
 	d := dcSite(t)
-	d.pages = append(d.pages, fakePage{ID: "399", Space: "HR", Title: "Old", Version: 1, Status: "archived", Body: "<p>old</p>"})
+	d.Pages = append(d.Pages, confluencetest.Page{ID: "399", Space: "HR", Title: "Old", Version: 1, Status: "archived", Body: "<p>old</p>"})
 	for _, tt := range []struct {
 		name     string
 		cfg      Config
 		archived string
 	}{
 		{"cloud", cloudConfig(f, &sleeper{}), "DEV/16.html"},
-		{"data center", Config{URL: d.siteURL(), Token: d.pat, Retry: RetryPolicy{Sleep: noSleep}}, "HR/399.html"},
+		{"data center", Config{URL: d.SiteURL(), Token: d.PAT, Retry: RetryPolicy{Sleep: noSleep}}, "HR/399.html"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, include := range []bool{false, true} {
@@ -379,12 +380,12 @@ func TestArchivedPages(t *testing.T) {
 // Data Center: no v2 request (and so no 404 per space) for permissions it cannot have.
 func TestDataCenterAsksNoV2(t *testing.T) {
 	d := dcSite(t)
-	src, _ := NewSource(Config{URL: d.siteURL(), Token: d.pat, Retry: RetryPolicy{Sleep: noSleep}})
+	src, _ := NewSource(Config{URL: d.SiteURL(), Token: d.PAT, Retry: RetryPolicy{Sleep: noSleep}})
 	docs, err := listDocs(t, src)
 	if err != nil || len(docs) == 0 {
 		t.Fatalf("%v %v", ids(docs), err)
 	}
-	for _, r := range d.log() {
+	for _, r := range d.Log() {
 		if strings.Contains(r, "/api/v2/") {
 			t.Errorf("Data Center was asked %s", r)
 		}
@@ -397,21 +398,19 @@ const testCloudID = "0c3130ff-1111-4222-8333-444455556666"
 // them), with the cloud id given or read from /_edge/tenant_info; metadata still names the site.
 func TestGateway(t *testing.T) {
 	f := cloudSite(t)
-	f.cloudID, f.scopedOnly, f.oauth = testCloudID, true, "oauth-access-token"
+	f.CloudID, f.ScopedOnly, f.OAuth = testCloudID, true, "oauth-access-token"
 	for _, tt := range []struct {
 		name string
 		mod  func(*Config)
 	}{
 		{"cloud_id", func(c *Config) { c.CloudID = testCloudID }},
 		{"discovered", func(c *Config) { c.ScopedToken = true }},
-		{"oauth", func(c *Config) { c.Username, c.APIToken, c.OAuthToken = "", "", f.oauth }},
+		{"oauth", func(c *Config) { c.Username, c.APIToken, c.OAuthToken = "", "", f.OAuth }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f.mu.Lock()
-			f.requests = nil
-			f.mu.Unlock()
+			f.ResetLog()
 			cfg := cloudConfig(f, &sleeper{})
-			cfg.GatewayURL, cfg.Spaces, cfg.ExtractImages, cfg.MediaHosts = f.srv.URL, []string{"DEV"}, true, []string{f.mediaHost()}
+			cfg.GatewayURL, cfg.Spaces, cfg.ExtractImages, cfg.MediaHosts = f.Srv.URL, []string{"DEV"}, true, []string{f.MediaHost()}
 			tt.mod(&cfg)
 			src, err := NewSource(cfg)
 			if err != nil {
@@ -427,7 +426,7 @@ func TestGateway(t *testing.T) {
 			m := byID(docs)
 			wantPerms(t, m["DEV/11.html"], welcomePerms)
 			wantPerms(t, m["DEV/12.html"], restrictedPerms)
-			if u := m["DEV/11.html"].DataSource["url"]; u != f.siteURL()+"/pages/11" {
+			if u := m["DEV/11.html"].DataSource["url"]; u != f.SiteURL()+"/pages/11" {
 				t.Errorf("metadata url %v, want the site's", u)
 			}
 			html := open(t, src, m["DEV/11.html"])
@@ -435,7 +434,7 @@ func TestGateway(t *testing.T) {
 				t.Errorf("image not inlined through the gateway: %s", html)
 			}
 			tenant := 0
-			for _, r := range f.log() {
+			for _, r := range f.Log() {
 				switch {
 				case r == "/_edge/tenant_info":
 					tenant++
@@ -461,7 +460,7 @@ func TestGateway(t *testing.T) {
 // permissions alone (on the page or an ancestor), re-emits the page with its new permissions.
 func TestIncrementalVersions(t *testing.T) {
 	f := cloudSite(t)
-	f.pages = append(f.pages, fakePage{ID: "50", Space: "DEV", Title: "Parent", Version: 1}, fakePage{ID: "51", Space: "DEV", Parent: "50", Title: "Child", Version: 1})
+	f.Pages = append(f.Pages, confluencetest.Page{ID: "50", Space: "DEV", Title: "Parent", Version: 1}, confluencetest.Page{ID: "51", Space: "DEV", Parent: "50", Title: "Child", Version: 1})
 	cfg := cloudConfig(f, &sleeper{})
 	cfg.Spaces = []string{"DEV"}
 	recorded := map[string]string{}
@@ -486,17 +485,17 @@ func TestIncrementalVersions(t *testing.T) {
 	if got := run(); len(got) != 0 {
 		t.Fatalf("unchanged re-run processed %v", got)
 	}
-	f.pages[2].Version = 2 // page 13: new content
+	f.Pages[2].Version = 2 // page 13: new content
 	if got := run(); len(got) != 1 || got["DEV/13.html"].DataSource["version"] != "2" {
 		t.Fatalf("after a new version of 13: %v", got)
 	}
-	f.pages[4].ReadUsers = []string{"acc-dave"} // page 15: permissions alone
+	f.Pages[4].ReadUsers = []string{"acc-dave"} // page 15: permissions alone
 	got := run()
 	if len(got) != 1 {
 		t.Fatalf("after a restriction on 15: %v", got)
 	}
 	wantPerms(t, got["DEV/15.html"], perms([]string{"acc-dave"}, nil, nil, nil, nil, nil))
-	f.pages[len(f.pages)-2].ReadGroups = []string{"grp-leads"} // page 50, inherited by 51
+	f.Pages[len(f.Pages)-2].ReadGroups = []string{"grp-leads"} // page 50, inherited by 51
 	got = run()
 	if len(got) != 2 {
 		t.Fatalf("after a restriction on 50: %v", got)
@@ -511,7 +510,7 @@ func TestCheckProbesSpacePermissions(t *testing.T) {
 	if err := src.Check(context.Background()); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
-	f.fail("/permissions", 403, "", -1)
+	f.Fail("/permissions", 403, "", -1)
 	for _, spaces := range [][]string{nil, {"OPS"}} {
 		cfg := cloudConfig(f, &sleeper{})
 		cfg.Spaces = spaces
@@ -521,7 +520,7 @@ func TestCheckProbesSpacePermissions(t *testing.T) {
 			t.Errorf("spaces %v: Check: %v", spaces, err)
 		}
 	}
-	if !slices.ContainsFunc(f.log(), func(r string) bool { return strings.Contains(r, "spaces/102/permissions") }) {
+	if !slices.ContainsFunc(f.Log(), func(r string) bool { return strings.Contains(r, "spaces/102/permissions") }) {
 		t.Error("the configured space was not the one probed")
 	}
 }
@@ -532,8 +531,8 @@ func TestCheckProbesSpacePermissions(t *testing.T) {
 func TestRegistryNetworkPolicy(t *testing.T) {
 	f := cloudSite(t)
 	k, _ := connectors.Lookup("confluence")
-	config := map[string]any{"url": f.siteURL(), "username": f.user, "api_token": f.secret, "cloud": true, "spaces": []any{"DEV"},
-		"media_hosts": []any{f.mediaHost()}}
+	config := map[string]any{"url": f.SiteURL(), "username": f.User, "api_token": f.Secret, "cloud": true, "spaces": []any{"DEV"},
+		"media_hosts": []any{f.MediaHost()}}
 	var ve *engine.ValidationError
 	if err := k.Validate(config, connectors.Env{}); !errors.As(err, &ve) || len(ve.Errors) != 2 ||
 		strings.Join(ve.Errors[0].Loc, ".") != "body.config.url" || strings.Join(ve.Errors[1].Loc, ".") != "body.config.media_hosts.0" {
@@ -559,7 +558,7 @@ func TestRegistryNetworkPolicy(t *testing.T) {
 	// a refused address is not retried.
 	sl := &sleeper{}
 	cfg := cloudConfig(f, sl)
-	cfg.URL = strings.Replace(f.siteURL(), "127.0.0.1", "localhost", 1)
+	cfg.URL = strings.Replace(f.SiteURL(), "127.0.0.1", "localhost", 1)
 	cfg.HTTPClient = netguard.NewClient(netguard.Options{})
 	s2, _ := NewSource(cfg)
 	if err := s2.Check(context.Background()); !errors.Is(err, netguard.ErrBlocked) || len(sl.waits) != 0 {

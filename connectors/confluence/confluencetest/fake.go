@@ -1,7 +1,8 @@
-package confluence
+// Package confluencetest is a fake Confluence for tests (of the connector and of the platform
+// running it): the documented v1/v2 REST shapes and the behaviours of real sites listed on Site.
+package confluencetest
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -14,45 +15,44 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
-// fakeConfluence serves the REST shapes of platform.md §4: v1 (Cloud and Data Center) and, for
+// Site serves the REST shapes of platform.md §4: v1 (Cloud and Data Center) and, for
 // Cloud, v2 with cursor pagination and space permissions. Page size is capped by the server so
 // every listing paginates. It also serves what real Cloud sites do and the first fake did not:
 // 429/503 with Retry-After (developer.atlassian.com/cloud/confluence/rate-limiting/), page
 // ancestors (v2 GET pages/{id}/ancestors, top-down), the legacy /download/attachments path
 // answering 401 to API tokens while the REST download redirects to a media host, archived pages,
 // the API gateway path /ex/confluence/{cloudId}/wiki and the site's /_edge/tenant_info.
-type fakeConfluence struct {
-	srv    *httptest.Server
-	media  *httptest.Server // the media host attachment downloads redirect to (Cloud)
-	prefix string           // context path: "/wiki" (Cloud) or "/confluence" (Data Center)
-	cloud  bool
+type Site struct {
+	Srv    *httptest.Server
+	Media  *httptest.Server // the media host attachment downloads redirect to (Cloud)
+	Prefix string           // context path: "/wiki" (Cloud) or "/confluence" (Data Center)
+	Cloud  bool
 
-	user, secret, pat string
-	pageSize          int
-	// permPageSize caps space-permission pages (25, the size the reference reads once).
-	permPageSize int
+	User, Secret, PAT string
+	PageSize          int
+	// PermPageSize caps space-permission pages (25, the size the reference reads once).
+	PermPageSize int
 
-	// cloudID enables the gateway prefix /ex/confluence/{cloudID}/wiki and tenant_info;
-	// scopedOnly makes the site itself refuse every credential (as it does scoped tokens).
-	cloudID    string
-	scopedOnly bool
-	oauth      string // an OAuth 2.0 access token accepted as Bearer on the gateway
+	// CloudID enables the gateway prefix /ex/confluence/{CloudID}/wiki and tenant_info;
+	// ScopedOnly makes the site itself refuse every credential (as it does scoped tokens).
+	CloudID    string
+	ScopedOnly bool
+	OAuth      string // an OAuth 2.0 access token accepted as Bearer on the gateway
 
 	// faults script failures: the first matching entry with times left answers instead.
 	faults []*fault
-	// mediaAuth counts media-host requests that carried an Authorization header (a leak).
-	mediaAuth atomic.Int32
+	// MediaAuth counts media-host requests that carried an Authorization header (a leak).
+	MediaAuth atomic.Int32
 
-	spaces []fakeSpace
-	pages  []fakePage
+	Spaces []Space
+	Pages  []Page
 	// files are served as-is at prefix+path (attachments, images).
-	files map[string][]byte
+	Files map[string][]byte
 
 	// broken page ids answer 500 when fetched with their body.
-	broken map[string]bool
+	Broken map[string]bool
 
 	mu       sync.Mutex
 	requests []string
@@ -68,13 +68,13 @@ type fault struct {
 	times      int
 }
 
-func (f *fakeConfluence) fail(match string, status int, retryAfter string, times int) {
+func (f *Site) Fail(match string, status int, retryAfter string, times int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.faults = append(f.faults, &fault{match: match, status: status, retryAfter: retryAfter, times: times})
 }
 
-func (f *fakeConfluence) fault(path string) *fault {
+func (f *Site) fault(path string) *fault {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, ft := range f.faults {
@@ -92,7 +92,7 @@ func (f *fakeConfluence) fault(path string) *fault {
 	return nil
 }
 
-type fakeSpace struct {
+type Space struct {
 	ID       int
 	Key      string
 	Personal bool
@@ -100,7 +100,7 @@ type fakeSpace struct {
 	Perms    []map[string]any
 }
 
-type fakePage struct {
+type Page struct {
 	ID, Space, Title string
 	// Body may contain {{SITE}}, replaced by the server's URL with context path.
 	Body              string
@@ -116,80 +116,82 @@ type fakePage struct {
 	Status string
 }
 
-func (p fakePage) status() string {
+func (p Page) status() string {
 	if p.Status == "" {
 		return "current"
 	}
 	return p.Status
 }
 
-func newFake(t *testing.T, cloud bool) *fakeConfluence {
-	f := &fakeConfluence{cloud: cloud, pageSize: 2, permPageSize: 25, files: map[string][]byte{}, user: "bot@example.com", secret: "s3cr3t-token", pat: "pat-0123456789"}
-	f.prefix = "/confluence"
+// New starts a fake Confluence (Cloud with cloud, else Data Center) and its media host, both
+// closed when the test ends.
+func New(t testing.TB, cloud bool) *Site {
+	f := &Site{Cloud: cloud, PageSize: 2, PermPageSize: 25, Files: map[string][]byte{}, User: "bot@example.com", Secret: "s3cr3t-token", PAT: "pat-0123456789"}
+	f.Prefix = "/confluence"
 	if cloud {
-		f.prefix = "/wiki"
+		f.Prefix = "/wiki"
 	}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	f.media = httptest.NewServer(http.HandlerFunc(f.serveMedia))
-	t.Cleanup(f.media.Close)
+	f.Srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Srv.Close)
+	f.Media = httptest.NewServer(http.HandlerFunc(f.serveMedia))
+	t.Cleanup(f.Media.Close)
 	return f
 }
 
 // mediaHost is the media server's host:port, to allow in Config.MediaHosts.
-func (f *fakeConfluence) mediaHost() string { return strings.TrimPrefix(f.media.URL, "http://") }
+func (f *Site) MediaHost() string { return strings.TrimPrefix(f.Media.URL, "http://") }
 
 // serveMedia serves signed download URLs: /file/<attachment id>?token=<signature>. Like the
 // real media host it needs no Authorization (the signature is the credential).
-func (f *fakeConfluence) serveMedia(w http.ResponseWriter, r *http.Request) {
+func (f *Site) serveMedia(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Authorization") != "" {
-		f.mediaAuth.Add(1)
+		f.MediaAuth.Add(1)
 	}
 	id := strings.TrimPrefix(r.URL.Path, "/file/")
 	for _, a := range f.attachmentList() {
 		if a.id == id && r.URL.Query().Get("token") == "sig-"+id {
 			w.Header().Set("Content-Type", "application/octet-stream")
-			w.Write(f.files[a.path])
+			w.Write(f.Files[a.path])
 			return
 		}
 	}
 	http.Error(w, "bad signature", http.StatusForbidden)
 }
 
-type fakeAttachment struct{ id, page, title, path string }
+type attachment struct{ id, page, title, path string }
 
 // attachmentList derives attachments from files named download/attachments/<page>/<file>,
 // with stable ids "att<n>" in name order.
-func (f *fakeConfluence) attachmentList() []fakeAttachment {
+func (f *Site) attachmentList() []attachment {
 	var keys []string
-	for k := range f.files {
+	for k := range f.Files {
 		if strings.HasPrefix(k, "download/attachments/") {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
-	var out []fakeAttachment
+	var out []attachment
 	for i, k := range keys {
 		page, title, _ := strings.Cut(strings.TrimPrefix(k, "download/attachments/"), "/")
-		out = append(out, fakeAttachment{id: "att" + strconv.Itoa(1000+i), page: page, title: title, path: k})
+		out = append(out, attachment{id: "att" + strconv.Itoa(1000+i), page: page, title: title, path: k})
 	}
 	return out
 }
 
-func (f *fakeConfluence) siteURL() string { return f.srv.URL + f.prefix }
+func (f *Site) SiteURL() string { return f.Srv.URL + f.Prefix }
 
-func (f *fakeConfluence) log() []string {
+func (f *Site) Log() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.requests)
 }
 
-func (f *fakeConfluence) authorized(r *http.Request) bool {
+func (f *Site) authorized(r *http.Request) bool {
 	h := r.Header.Get("Authorization")
 	if u, p, ok := r.BasicAuth(); ok {
-		return u == f.user && p == f.secret
+		return u == f.User && p == f.Secret
 	}
-	return h == "Bearer "+f.pat
+	return h == "Bearer "+f.PAT
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -198,32 +200,32 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-func (f *fakeConfluence) v1Error(w http.ResponseWriter, status int, msg string) {
+func (f *Site) v1Error(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"statusCode": status, "data": map[string]any{"authorized": status != 401, "valid": true, "errors": []any{}, "successful": false}, "message": msg})
 }
 
-func (f *fakeConfluence) v2Error(w http.ResponseWriter, status int, code, title string) {
+func (f *Site) v2Error(w http.ResponseWriter, status int, code, title string) {
 	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{"status": status, "code": code, "title": title, "detail": nil}}})
 }
 
-func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
+func (f *Site) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, r.URL.RequestURI())
 	f.mu.Unlock()
-	if r.URL.Path == "/_edge/tenant_info" && f.cloudID != "" {
+	if r.URL.Path == "/_edge/tenant_info" && f.CloudID != "" {
 		// Public, answered without credentials: {"cloudId": "<uuid>"}
 		// (support.atlassian.com/jira/kb/retrieve-my-atlassian-sites-cloud-id).
-		writeJSON(w, 200, map[string]any{"cloudId": f.cloudID})
+		writeJSON(w, 200, map[string]any{"cloudId": f.CloudID})
 		return
 	}
 	gateway := false
 	path := r.URL.Path
-	if f.cloudID != "" {
-		if rest, ok := strings.CutPrefix(path, "/ex/confluence/"+f.cloudID); ok {
+	if f.CloudID != "" {
+		if rest, ok := strings.CutPrefix(path, "/ex/confluence/"+f.CloudID); ok {
 			path, gateway = rest, true
 		}
 	}
-	p, ok := strings.CutPrefix(path, f.prefix+"/")
+	p, ok := strings.CutPrefix(path, f.Prefix+"/")
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -244,11 +246,11 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 	authorized := f.authorized(r)
 	switch {
 	case gateway:
-		authorized = authorized || (f.oauth != "" && r.Header.Get("Authorization") == "Bearer "+f.oauth)
-	case f.scopedOnly:
+		authorized = authorized || (f.OAuth != "" && r.Header.Get("Authorization") == "Bearer "+f.OAuth)
+	case f.ScopedOnly:
 		authorized = false
 	}
-	if f.cloud && strings.HasPrefix(p, "download/") {
+	if f.Cloud && strings.HasPrefix(p, "download/") {
 		// Atlassian removed API-token access to the legacy download path on Cloud.
 		authorized = false
 	}
@@ -285,8 +287,8 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 		rest := strings.TrimSuffix(strings.TrimPrefix(p, "rest/api/content/"), "/download")
 		page, att, _ := strings.Cut(rest, "/child/attachment/")
 		for _, a := range f.attachmentList() {
-			if a.page == page && a.id == att && f.cloud {
-				http.Redirect(w, r, f.media.URL+"/file/"+a.id+"?token=sig-"+a.id, http.StatusFound)
+			if a.page == page && a.id == att && f.Cloud {
+				http.Redirect(w, r, f.Media.URL+"/file/"+a.id+"?token=sig-"+a.id, http.StatusFound)
 				return
 			}
 		}
@@ -300,7 +302,7 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, 200, f.v1Page(*pg, true))
 	case strings.HasPrefix(p, "api/v2/"):
-		if !f.cloud {
+		if !f.Cloud {
 			// Data Center has no v2 API.
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(404)
@@ -309,7 +311,7 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		f.v2(w, strings.TrimPrefix(p, "api/v2/"), q)
 	default:
-		if data, ok := f.files[p]; ok {
+		if data, ok := f.Files[p]; ok {
 			w.Write(data)
 			return
 		}
@@ -317,27 +319,27 @@ func (f *fakeConfluence) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeConfluence) space(key string) *fakeSpace {
-	for i := range f.spaces {
-		if f.spaces[i].Key == key {
-			return &f.spaces[i]
+func (f *Site) space(key string) *Space {
+	for i := range f.Spaces {
+		if f.Spaces[i].Key == key {
+			return &f.Spaces[i]
 		}
 	}
 	return nil
 }
 
-func (f *fakeConfluence) page(id string) *fakePage {
-	for i := range f.pages {
-		if f.pages[i].ID == id && !f.pages[i].Hidden {
-			return &f.pages[i]
+func (f *Site) page(id string) *Page {
+	for i := range f.Pages {
+		if f.Pages[i].ID == id && !f.Pages[i].Hidden {
+			return &f.Pages[i]
 		}
 	}
 	return nil
 }
 
-func (f *fakeConfluence) visiblePages(space string) []fakePage {
-	var out []fakePage
-	for _, p := range f.pages {
+func (f *Site) visiblePages(space string) []Page {
+	var out []Page
+	for _, p := range f.Pages {
 		if p.Space == space && !p.Hidden {
 			out = append(out, p)
 		}
@@ -346,25 +348,25 @@ func (f *fakeConfluence) visiblePages(space string) []fakePage {
 }
 
 // window applies start/limit with the server's own cap.
-func (f *fakeConfluence) window(q url.Values, n int) (start, end, limit int) {
+func (f *Site) window(q url.Values, n int) (start, end, limit int) {
 	start, _ = strconv.Atoi(q.Get("start"))
 	limit, _ = strconv.Atoi(q.Get("limit"))
-	if limit <= 0 || limit > f.pageSize {
-		limit = f.pageSize
+	if limit <= 0 || limit > f.PageSize {
+		limit = f.PageSize
 	}
 	start = min(start, n)
 	return start, min(start+limit, n), limit
 }
 
-func (f *fakeConfluence) v1Envelope(results []any, start, limit int, next string) map[string]any {
-	links := map[string]any{"base": f.siteURL(), "context": f.prefix, "self": f.siteURL() + "/rest/api"}
+func (f *Site) v1Envelope(results []any, start, limit int, next string) map[string]any {
+	links := map[string]any{"base": f.SiteURL(), "context": f.Prefix, "self": f.SiteURL() + "/rest/api"}
 	if next != "" {
 		links["next"] = next
 	}
 	return map[string]any{"results": results, "start": start, "limit": limit, "size": len(results), "_links": links}
 }
 
-func (f *fakeConfluence) v1Space(s fakeSpace) map[string]any {
+func (f *Site) v1Space(s Space) map[string]any {
 	typ := "global"
 	if s.Personal {
 		typ = "personal"
@@ -373,24 +375,24 @@ func (f *fakeConfluence) v1Space(s fakeSpace) map[string]any {
 		"_links": map[string]any{"webui": "/spaces/" + s.Key}, "_expandable": map[string]any{"homepage": ""}}
 }
 
-func (f *fakeConfluence) v1Spaces(w http.ResponseWriter, q url.Values) {
-	start, end, limit := f.window(q, len(f.spaces))
+func (f *Site) v1Spaces(w http.ResponseWriter, q url.Values) {
+	start, end, limit := f.window(q, len(f.Spaces))
 	var res []any
-	for _, s := range f.spaces[start:end] {
+	for _, s := range f.Spaces[start:end] {
 		res = append(res, f.v1Space(s))
 	}
 	next := ""
-	if end < len(f.spaces) {
+	if end < len(f.Spaces) {
 		next = fmt.Sprintf("/rest/api/space?limit=%d&start=%d", limit, end)
 	}
 	writeJSON(w, 200, f.v1Envelope(res, start, limit, next))
 }
 
-func (f *fakeConfluence) body(p fakePage) string {
-	return strings.ReplaceAll(p.Body, "{{SITE}}", f.siteURL())
+func (f *Site) body(p Page) string {
+	return strings.ReplaceAll(p.Body, "{{SITE}}", f.SiteURL())
 }
 
-func (f *fakeConfluence) v1Page(p fakePage, withBody bool) map[string]any {
+func (f *Site) v1Page(p Page, withBody bool) map[string]any {
 	out := map[string]any{"id": p.ID, "type": "page", "status": p.status(), "title": p.Title,
 		"history": map[string]any{"latest": true, "createdDate": p.Created, "lastUpdated": map[string]any{"when": p.Modified, "number": p.Version}},
 		"version": map[string]any{"when": p.Modified, "number": p.Version, "minorEdit": false},
@@ -401,7 +403,7 @@ func (f *fakeConfluence) v1Page(p fakePage, withBody bool) map[string]any {
 	return out
 }
 
-func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
+func (f *Site) v1Pages(w http.ResponseWriter, q url.Values) {
 	if q.Get("type") != "page" {
 		f.v1Error(w, 400, "type=page expected by the fake")
 		return
@@ -411,7 +413,7 @@ func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
 	if status == "" {
 		status = "current"
 	}
-	var pages []fakePage
+	var pages []Page
 	for _, p := range f.visiblePages(q.Get("spaceKey")) {
 		if p.status() == status {
 			pages = append(pages, p)
@@ -429,11 +431,11 @@ func (f *fakeConfluence) v1Pages(w http.ResponseWriter, q url.Values) {
 	writeJSON(w, 200, f.v1Envelope(res, start, limit, next))
 }
 
-func (f *fakeConfluence) restrictions(p fakePage) map[string]any {
+func (f *Site) restrictions(p Page) map[string]any {
 	users := func(ids []string) map[string]any {
 		res := []any{}
 		for _, id := range ids {
-			if f.cloud {
+			if f.Cloud {
 				res = append(res, map[string]any{"type": "known", "accountId": id, "displayName": "User " + id})
 			} else {
 				res = append(res, map[string]any{"type": "known", "userKey": id, "username": "user-" + id})
@@ -453,15 +455,15 @@ func (f *fakeConfluence) restrictions(p fakePage) map[string]any {
 			"_links": map[string]any{"self": "x"}, "_expandable": map[string]any{"content": "/rest/api/content/" + p.ID}}
 	}
 	ops := map[string]any{"read": op("read", p.ReadUsers, p.ReadGroups), "update": op("update", p.EditUsers, p.EditGroups)}
-	if f.cloud {
-		ops["_links"] = map[string]any{"base": f.siteURL(), "context": f.prefix}
+	if f.Cloud {
+		ops["_links"] = map[string]any{"base": f.SiteURL(), "context": f.Prefix}
 		return ops
 	}
-	return map[string]any{"restrictions": ops, "_links": map[string]any{"base": f.siteURL()}}
+	return map[string]any{"restrictions": ops, "_links": map[string]any{"base": f.SiteURL()}}
 }
 
 // v2 serves the Cloud v2 endpoints with opaque cursors.
-func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
+func (f *Site) v2(w http.ResponseWriter, p string, q url.Values) {
 	offset := 0
 	if c := q.Get("cursor"); c != "" {
 		b, err := base64.RawURLEncoding.DecodeString(c)
@@ -472,13 +474,13 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		offset, _ = strconv.Atoi(strings.TrimPrefix(string(b), "offset:"))
 	}
 	limit, _ := strconv.Atoi(q.Get("limit"))
-	if limit <= 0 || limit > f.pageSize {
-		limit = f.pageSize
+	if limit <= 0 || limit > f.PageSize {
+		limit = f.PageSize
 	}
 	page := func(items []any, path string) {
 		offset = min(offset, len(items))
 		end := min(offset+limit, len(items))
-		links := map[string]any{"base": f.siteURL()}
+		links := map[string]any{"base": f.SiteURL()}
 		if end < len(items) {
 			nq := url.Values{}
 			for k, v := range q {
@@ -487,13 +489,13 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 				}
 			}
 			nq.Set("cursor", base64.RawURLEncoding.EncodeToString([]byte("offset:"+strconv.Itoa(end))))
-			next := f.prefix + "/api/v2/" + path + "?" + nq.Encode()
+			next := f.Prefix + "/api/v2/" + path + "?" + nq.Encode()
 			links["next"] = next
 			w.Header().Set("Link", "<"+next+`>; rel="next"`)
 		}
 		writeJSON(w, 200, map[string]any{"results": items[offset:end], "_links": links})
 	}
-	v2Space := func(s fakeSpace) map[string]any {
+	v2Space := func(s Space) map[string]any {
 		typ := "global"
 		if s.Personal {
 			typ = "personal"
@@ -504,7 +506,7 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		}
 		return out
 	}
-	v2Page := func(pg fakePage, body bool) map[string]any {
+	v2Page := func(pg Page, body bool) map[string]any {
 		sp := f.space(pg.Space)
 		var parent any
 		if pg.Parent != "" {
@@ -522,7 +524,7 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 	case p == "spaces":
 		keys := q["keys"]
 		var items []any
-		for _, s := range f.spaces {
+		for _, s := range f.Spaces {
 			if len(keys) > 0 && !slices.Contains(keys, s.Key) {
 				continue
 			}
@@ -534,7 +536,7 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		page(items, "spaces")
 	case strings.HasPrefix(p, "spaces/") && strings.HasSuffix(p, "/permissions"):
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "spaces/"), "/permissions")
-		for _, s := range f.spaces {
+		for _, s := range f.Spaces {
 			if strconv.Itoa(s.ID) == id {
 				var items []any
 				for i, perm := range s.Perms {
@@ -545,8 +547,8 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 					items = append(items, m)
 				}
 				saved := limit
-				if limit, _ = strconv.Atoi(q.Get("limit")); limit <= 0 || limit > f.permPageSize {
-					limit = f.permPageSize
+				if limit, _ = strconv.Atoi(q.Get("limit")); limit <= 0 || limit > f.PermPageSize {
+					limit = f.PermPageSize
 				}
 				page(items, p)
 				limit = saved
@@ -561,7 +563,7 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 			statuses = []string{"current", "archived"}
 		}
 		var items []any
-		for _, pg := range f.pages {
+		for _, pg := range f.Pages {
 			if sp := f.space(pg.Space); sp != nil && strconv.Itoa(sp.ID) == q.Get("space-id") && !pg.Hidden && slices.Contains(statuses, pg.status()) {
 				items = append(items, v2Page(pg, false))
 			}
@@ -577,10 +579,10 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		}
 		var chain []any
 		for id := pg.Parent; id != ""; {
-			var parent *fakePage
-			for i := range f.pages {
-				if f.pages[i].ID == id {
-					parent = &f.pages[i]
+			var parent *Page
+			for i := range f.Pages {
+				if f.Pages[i].ID == id {
+					parent = &f.Pages[i]
 				}
 			}
 			if parent == nil {
@@ -592,20 +594,20 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 		if len(chain) > limit {
 			chain = chain[len(chain)-limit:]
 		}
-		writeJSON(w, 200, map[string]any{"results": chain, "_links": map[string]any{"base": f.siteURL()}})
+		writeJSON(w, 200, map[string]any{"results": chain, "_links": map[string]any{"base": f.SiteURL()}})
 	case strings.HasPrefix(p, "pages/") && strings.HasSuffix(p, "/attachments"):
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "pages/"), "/attachments")
 		var items []any
 		for _, a := range f.attachmentList() {
 			if a.page == id && (q.Get("filename") == "" || q.Get("filename") == a.title) {
 				items = append(items, map[string]any{"id": a.id, "status": "current", "title": a.title, "pageId": id,
-					"mediaType": "application/octet-stream", "fileSize": len(f.files[a.path]),
+					"mediaType": "application/octet-stream", "fileSize": len(f.Files[a.path]),
 					"downloadLink": "/download/attachments/" + id + "/" + url.PathEscape(a.title) + "?api=v2"})
 			}
 		}
 		page(items, p)
 	case strings.HasPrefix(p, "pages/"):
-		if f.broken[strings.TrimPrefix(p, "pages/")] {
+		if f.Broken[strings.TrimPrefix(p, "pages/")] {
 			f.v2Error(w, 500, "INTERNAL_SERVER_ERROR", "Something went wrong")
 			return
 		}
@@ -625,21 +627,13 @@ func (f *fakeConfluence) v2(w http.ResponseWriter, p string, q url.Values) {
 }
 
 // perm builds a v2 space permission assignment.
-func perm(ptype, id, op, target string) map[string]any {
+func Perm(ptype, id, op, target string) map[string]any {
 	return map[string]any{"principal": map[string]any{"type": ptype, "id": id}, "operation": map[string]any{"key": op, "targetType": target}}
 }
 
-// noSleep is a RetryPolicy.Sleep that returns at once (still honouring cancellation).
-func noSleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-
-// testSource is NewSource with retries that do not really wait and, unless the test sets them,
-// media hosts that admit the fakes' media servers (any port of 127.0.0.1).
-func testSource(c Config) (*Source, error) {
-	if c.Retry.Sleep == nil {
-		c.Retry.Sleep = noSleep
-	}
-	if c.MediaHosts == nil {
-		c.MediaHosts = []string{"127.0.0.1"}
-	}
-	return NewSource(c)
+// ResetLog forgets the requests recorded so far.
+func (f *Site) ResetLog() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = nil
 }
