@@ -19,7 +19,15 @@ type font struct {
 	// encCMap splits Type0 strings (embedded CMap); nil means fixed 2-byte codes.
 	encCMap *cmap
 	// ucs2 marks predefined Uni*-UCS2/UTF16 CMaps, whose codes are themselves UTF-16.
-	ucs2      bool
+	ucs2 bool
+	// Without a ToUnicode map a CID font's text comes from, in order: legacy (a predefined
+	// national-encoding CMap, decoded as that encoding), ordering (the CIDSystemInfo's Adobe
+	// collection) or gidText (the embedded TrueType program's cmap, by glyph ID through
+	// cidToGID, nil meaning identity); see cidtext.go.
+	legacy    *legacyEncoding
+	ordering  string
+	gidText   map[int]string
+	cidToGID  []byte
 	toUnicode *cmap
 	// encoding maps simple-font codes to glyph names.
 	encoding [256]string
@@ -263,6 +271,9 @@ func (d *Document) buildType0(f *font, fd types.Dict) {
 		f.vertical = strings.HasSuffix(name, "-V")
 		if strings.HasPrefix(name, "Uni") && (strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")) {
 			f.ucs2 = true
+		} else if le := legacyEncodingFor(name); le != nil {
+			f.legacy = le
+			f.encCMap = &cmap{codespace: le.cs}
 		}
 	case types.StreamDict:
 		if data, _, err := d.streamData(encObj); err == nil {
@@ -280,10 +291,24 @@ func (d *Document) buildType0(f *font, fd types.Dict) {
 	if cf == nil {
 		return
 	}
-	if fdesc := d.dict(cf["FontDescriptor"]); fdesc != nil {
+	fdesc := d.dict(cf["FontDescriptor"])
+	if fdesc != nil {
 		f.descent, _ = d.number(fdesc["Descent"])
 		if f.descent > 0 {
 			f.descent = -f.descent
+		}
+	}
+	if f.toUnicode == nil && !f.ucs2 && f.legacy == nil {
+		if si := d.dict(cf["CIDSystemInfo"]); si != nil {
+			if reg, _ := d.stringBytes(si["Registry"]); string(reg) == "Adobe" {
+				ord, _ := d.stringBytes(si["Ordering"])
+				if _, ok := collections()[string(ord)]; ok {
+					f.ordering = string(ord)
+				}
+			}
+		}
+		if f.ordering == "" && fdesc != nil {
+			d.embeddedCIDText(f, cf, fdesc)
 		}
 	}
 	if dw, ok := d.number(cf["DW"]); ok {
@@ -368,11 +393,33 @@ func (f *font) text(dc decodedCode) string {
 		return s
 	}
 	if f.cidFont {
-		if f.ucs2 {
+		switch {
+		case f.ucs2:
 			if dc.n == 4 {
 				return utf16BE([]byte{byte(dc.code >> 24), byte(dc.code >> 16), byte(dc.code >> 8), byte(dc.code)})
 			}
 			return utf16BE([]byte{byte(dc.code >> 8), byte(dc.code)})
+		case f.toUnicode != nil:
+			// A ToUnicode map that lacks the code: pdfminer does not look further.
+		case f.legacy != nil:
+			if s, ok := f.legacy.text(dc.code, dc.n); ok {
+				return s
+			}
+		case f.ordering != "":
+			if s, ok := collectionText(f.ordering, dc.cid); ok {
+				return s
+			}
+		case f.gidText != nil:
+			gid := dc.cid
+			if f.cidToGID != nil {
+				if 2*gid+1 >= len(f.cidToGID) {
+					break
+				}
+				gid = int(f.cidToGID[2*gid])<<8 | int(f.cidToGID[2*gid+1])
+			}
+			if s, ok := f.gidText[gid]; ok {
+				return s
+			}
 		}
 		return fmt.Sprintf("(cid:%d)", dc.cid)
 	}
@@ -467,4 +514,26 @@ func type1Encoding(data []byte) map[int]string {
 		prev[0], prev[1], prev[2] = prev[1], prev[2], tok
 	}
 	return out
+}
+
+// embeddedCIDText reads the Unicode cmap of a CIDFontType2's embedded TrueType program and its
+// CIDToGIDMap, for fonts that declare no usable collection (Adobe-Identity).
+func (d *Document) embeddedCIDText(f *font, cf, fdesc types.Dict) {
+	ff, ok := fdesc.Find("FontFile2")
+	if !ok {
+		return
+	}
+	data, _, err := d.streamData(ff)
+	if err != nil && len(data) == 0 {
+		return
+	}
+	f.gidText = trueTypeUnicode(data)
+	if f.gidText == nil {
+		return
+	}
+	if m, ok := cf.Find("CIDToGIDMap"); ok && d.name(m) != "Identity" {
+		if b, _, err := d.streamData(m); err == nil {
+			f.cidToGID = b
+		}
+	}
 }
