@@ -181,12 +181,26 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 	return t, true
 }
 
-// nearest returns the index of the position within tol of v, or -1.
+// nearest returns the index of the position within tol of v, or -1. pos is sorted, ascending
+// or descending.
 func nearest(pos []float64, v, tol float64) int {
+	n := len(pos)
+	if n == 0 {
+		return -1
+	}
+	desc := pos[0] > pos[n-1]
+	k := sort.Search(n, func(i int) bool {
+		if desc {
+			return pos[i] <= v
+		}
+		return pos[i] >= v
+	})
 	best, bd := -1, tol
-	for i, p := range pos {
-		if d := absf(p - v); d <= bd {
-			best, bd = i, d
+	for _, i := range []int{k - 1, k} {
+		if i >= 0 && i < n {
+			if d := absf(pos[i] - v); d <= bd {
+				best, bd = i, d
+			}
 		}
 	}
 	return best
@@ -321,7 +335,8 @@ func columnGap(l line, ws []Word) bool {
 
 // splitSpanning cuts a cell that spans several columns (its interior rules are missing, as in
 // tables ruled only in the header) at the column edges its text leaves open: where no word
-// crosses the edge and every line's text on the two sides is at least an em apart. A title
+// crosses the edge, every line's text on the two sides is at least an em apart, and some line
+// has text on both sides. A title
 // spanning the columns keeps its span: its words cross edges or sit closer.
 func splitSpanning(cells []gcell, xs []float64, ws []Word) []gcell {
 	var out []gcell
@@ -334,7 +349,7 @@ func splitSpanning(cells []gcell, xs []float64, ws []Word) []gcell {
 		cuts := []int{c.c0}
 		for k := c.c0 + 1; k < c.c1; k++ {
 			x := xs[k]
-			open := true
+			open, both := true, false
 			for _, l := range lines {
 				left, right := math.Inf(-1), math.Inf(1)
 				size := 0.0
@@ -355,8 +370,11 @@ func splitSpanning(cells []gcell, xs []float64, ws []Word) []gcell {
 					open = false
 					break
 				}
+				both = both || (!math.IsInf(left, 0) && !math.IsInf(right, 0))
 			}
-			if open {
+			// Text on both sides in some line: a cell with text on one side only is a
+			// spanning cell whose text is short.
+			if open && both {
 				cuts = append(cuts, k)
 			}
 		}

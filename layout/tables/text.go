@@ -66,9 +66,18 @@ func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) [
 			continue
 		}
 		// Grow the block while lines stay close and are tabular, or are short single
-		// phrases inside it (a label row, a wrapped cell).
+		// phrases inside it (a label row, a wrapped cell). The box and the font sizes of the
+		// block so far are kept as it grows, so a long table costs linear time.
 		j := i + 1
 		last := i
+		box := lines[i].box
+		sizes := map[float64]int{}
+		nsize := 0
+		addSize := func(v float64) {
+			sizes[math.Round(2*v)/2]++
+			nsize++
+		}
+		addSize(lines[i].size)
 		for j < len(lines) {
 			gap := lines[j-1].box.Y0 - lines[j].box.Y1
 			if gap > rowGapEm*maxf(body, lines[j].size) {
@@ -76,17 +85,18 @@ func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) [
 			}
 			if len(lines[j].phrases) >= 2 {
 				last = j
-			} else if !shortLine(lines[j], lines[i:last+1]) {
+				box = box.Union(lines[j].box)
+				addSize(lines[j].size)
+			} else if !shortLine(lines[j], box, medianOf(sizes, nsize)) {
 				break
 			}
 			j++
 		}
-		block := lines[i : last+1]
 		// Header lines just above: single phrases set over the columns.
 		top := i
 		for top > 0 {
 			up := lines[top-1]
-			if lines[top-1].box.Y0-lines[top].box.Y1 > wrapGapEm*1.5*up.size || !headerLine(up, block) {
+			if lines[top-1].box.Y0-lines[top].box.Y1 > wrapGapEm*1.5*up.size || !headerLine(up, box) {
 				break
 			}
 			top--
@@ -110,30 +120,37 @@ func blockBox(ls []tline) Rect {
 	return r
 }
 
-// shortLine reports whether a single-phrase line can sit inside a table block: it lies within
-// the block's extent and is narrower than half of it.
-func shortLine(l tline, block []tline) bool {
-	b := blockBox(block)
-	if l.size > 1.15*medianSize(block) {
-		return false // a heading between two tables
+// shortLine reports whether a single-phrase line can sit inside a table block whose box and
+// median font size are given: it lies within the block's extent, is narrower than half of it
+// and is not set larger than the block (a heading between two tables is).
+func shortLine(l tline, b Rect, size float64) bool {
+	if l.size > 1.15*size {
+		return false
 	}
 	return l.box.X0 >= b.X0-l.size && l.box.X1 <= b.X1+l.size && l.box.W() < 0.5*b.W()
 }
 
-func medianSize(ls []tline) float64 {
-	s := make([]float64, len(ls))
-	for i, l := range ls {
-		s[i] = l.size
+// medianOf is the median of a histogram of n values.
+func medianOf(h map[float64]int, n int) float64 {
+	keys := make([]float64, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
 	}
-	sort.Float64s(s)
-	return s[len(s)/2]
+	sort.Float64s(keys)
+	seen := 0
+	for _, k := range keys {
+		seen += h[k]
+		if 2*seen > n {
+			return k
+		}
+	}
+	return 0
 }
 
-// headerLine reports whether a line just above a block can be its header: inside the block's
-// extent, and either tabular itself or a single phrase not starting at the block's left edge
-// (a caption or a heading starts there).
-func headerLine(l tline, block []tline) bool {
-	b := blockBox(block)
+// headerLine reports whether a line just above a block (of box b) can be its header: inside
+// the block's extent, and either tabular itself or a single phrase not starting at the block's
+// left edge (a caption or a heading starts there).
+func headerLine(l tline, b Rect) bool {
 	if l.box.X0 < b.X0-l.size || l.box.X1 > b.X1+l.size {
 		return false
 	}
@@ -478,12 +495,9 @@ func rulesAcross(hs []hrule, box Rect) []hrule {
 }
 
 func ruleBetween(rules []hrule, lo, hi float64) bool {
-	for _, r := range rules {
-		if r.y > lo && r.y < hi {
-			return true
-		}
-	}
-	return false
+	// rules are sorted by height (rulesAcross keeps mergeH's order).
+	k := sort.Search(len(rules), func(i int) bool { return rules[i].y > lo })
+	return k < len(rules) && rules[k].y < hi
 }
 
 // numeric reports whether a word is a figure: digits with the usual separators, signs,

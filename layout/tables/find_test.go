@@ -1,0 +1,297 @@
+package tables
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+// Synthetic pages: words are placed with a fixed advance of half the font size per
+// character, the way a Helvetica-like face sets digits and lower case on average.
+
+const fs = 10.0 // font size of the fixtures
+
+func word(text string, x, y float64) Word {
+	return Word{Text: text, Box: Rect{x, y, x + 0.5*fs*float64(len([]rune(text))), y + fs}, Size: fs}
+}
+
+// phrase places the words of s from x on baseline y, a space (a quarter em) apart.
+func phrase(s string, x, y float64) []Word {
+	var out []Word
+	for _, f := range strings.Fields(s) {
+		w := word(f, x, y)
+		out = append(out, w)
+		x = w.Box.X1 + 0.25*fs
+	}
+	return out
+}
+
+// row places cells at the given column x positions on baseline y.
+func row(y float64, xs []float64, cells ...string) []Word {
+	var out []Word
+	for i, c := range cells {
+		if c != "" {
+			out = append(out, phrase(c, xs[i], y)...)
+		}
+	}
+	return out
+}
+
+func hseg(y, x0, x1 float64) Segment { return Segment{X0: x0, Y0: y, X1: x1, Y1: y, Width: 0.5} }
+func vseg(x, y0, y1 float64) Segment { return Segment{X0: x, Y0: y0, X1: x, Y1: y1, Width: 0.5} }
+
+func find(t *testing.T, p *Page) []Table {
+	t.Helper()
+	if p.Width == 0 {
+		p.Width, p.Height = 612, 792
+	}
+	ts, err := Find(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+func gridOf(t Table) [][]string {
+	g := t.Grid()
+	for _, r := range g {
+		for i := range r {
+			r[i] = strings.Join(strings.Fields(r[i]), " ")
+		}
+	}
+	return g
+}
+
+func sameGrid(t *testing.T, got Table, want [][]string) {
+	t.Helper()
+	g := gridOf(got)
+	if len(g) != len(want) {
+		t.Fatalf("rows %d, want %d: %q", len(g), len(want), g)
+	}
+	for i := range want {
+		if strings.Join(g[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, g[i], want[i])
+		}
+	}
+}
+
+// paragraph lays out running text: lines of about width points from x, leading 1.2 em.
+func paragraph(text string, x, y, width float64) ([]Word, float64) {
+	var out []Word
+	cx := x
+	for _, f := range strings.Fields(text) {
+		w := word(f, cx, y)
+		if w.Box.X1 > x+width && cx > x {
+			y -= 1.2 * fs
+			cx = x
+			w = word(f, cx, y)
+		}
+		out = append(out, w)
+		cx = w.Box.X1 + 0.25*fs
+	}
+	return out, y - 1.2*fs
+}
+
+const lorem = "The committee reviewed the annual figures and found that the results of the " +
+	"regional offices were broadly in line with the plan, although the northern division " +
+	"reported lower sales in the second half of the year because of the weather and the " +
+	"delayed opening of two new stores, which are now expected to open in the spring."
+
+func TestRuledGridWithSpans(t *testing.T) {
+	// Columns at 100, 200, 300, 400; rows at 700, 680, 660, 640. "Name" spans the two
+	// header rows (no rule between them in column 0), "Results" spans columns 1 and 2 (no
+	// rule between them in row 0).
+	xs := []float64{100, 200, 300, 400}
+	ys := []float64{700, 680, 660, 640}
+	var segs []Segment
+	segs = append(segs, hseg(700, 100, 400), hseg(640, 100, 400), hseg(660, 100, 400))
+	segs = append(segs, hseg(680, 200, 400)) // not under "Name"
+	segs = append(segs, vseg(100, 640, 700), vseg(400, 640, 700), vseg(200, 640, 700))
+	segs = append(segs, vseg(300, 640, 680)) // not inside "Results"
+	var ws []Word
+	ws = append(ws, phrase("Name", xs[0]+4, 675)...)
+	ws = append(ws, phrase("Results", xs[1]+4, ys[1]+5)...)
+	ws = append(ws, phrase("A", xs[1]+4, ys[2]+5)...)
+	ws = append(ws, phrase("B", xs[2]+4, ys[2]+5)...)
+	ws = append(ws, phrase("Ann", xs[0]+4, ys[3]+5)...)
+	ws = append(ws, phrase("1", xs[1]+4, ys[3]+5)...)
+	ws = append(ws, phrase("2", xs[2]+4, ys[3]+5)...)
+	ts := find(t, &Page{Words: ws, Segments: segs})
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	tb := ts[0]
+	if tb.Kind != Ruled || tb.Rows != 3 || tb.Cols != 3 {
+		t.Fatalf("kind %v %dx%d", tb.Kind, tb.Rows, tb.Cols)
+	}
+	sameGrid(t, tb, [][]string{{"Name", "Results", ""}, {"", "A", "B"}, {"Ann", "1", "2"}})
+	want := `<table><tbody><tr><td rowspan="2">Name</td><td colspan="2">Results</td></tr><tr><td>A</td><td>B</td></tr><tr><td>Ann</td><td>1</td><td>2</td></tr></tbody></table>`
+	if got := tb.HTML(); got != want {
+		t.Errorf("HTML\n got %s\nwant %s", got, want)
+	}
+	if len(tb.Words) != len(ws) {
+		t.Errorf("consumed %d of %d words", len(tb.Words), len(ws))
+	}
+	if tb.Box != (Rect{100, 640, 400, 700}) {
+		t.Errorf("box %+v", tb.Box)
+	}
+}
+
+// borderlessPage is a page of text with a borderless table between two paragraphs: a
+// two-line header, a label that wraps, figures right-aligned.
+func borderlessPage() (*Page, [][]string) {
+	var ws []Word
+	para, y := paragraph(lorem, 72, 740, 460)
+	ws = append(ws, para...)
+	y -= 2 * fs
+	xs := []float64{72, 250, 340, 430}
+	ws = append(ws, row(y, xs, "", "Revenue", "Cost", "Margin")...)
+	y -= 1.2 * fs
+	ws = append(ws, row(y, xs, "", "(EUR m)", "(EUR m)", "(%)")...)
+	y -= 1.6 * fs
+	data := [][]string{
+		{"Northern division", "1 204.5", "980.1", "18.6"},
+		{"Southern division", "2 311.0", "1 802.4", "22.0"},
+		{"Eastern and central", "877.3", "701.9", "20.0"},
+		{"Western division", "1 020.8", "850.2", "16.7"},
+	}
+	for i, d := range data {
+		ws = append(ws, row(y, xs, d...)...)
+		if i == 2 {
+			y -= 1.2 * fs
+			ws = append(ws, phrase("regions", 72, y)...)
+		}
+		y -= 1.5 * fs
+	}
+	y -= 2 * fs
+	para, _ = paragraph(lorem, 72, y, 460)
+	ws = append(ws, para...)
+	want := [][]string{
+		{"", "Revenue (EUR m)", "Cost (EUR m)", "Margin (%)"},
+		{"Northern division", "1 204.5", "980.1", "18.6"},
+		{"Southern division", "2 311.0", "1 802.4", "22.0"},
+		{"Eastern and central regions", "877.3", "701.9", "20.0"},
+		{"Western division", "1 020.8", "850.2", "16.7"},
+	}
+	return &Page{Words: ws}, want
+}
+
+func TestBorderlessTableBetweenParagraphs(t *testing.T) {
+	p, want := borderlessPage()
+	ts := find(t, p)
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	tb := ts[0]
+	if tb.Kind != Borderless || tb.HeaderRows != 1 {
+		t.Errorf("kind %v, header rows %d", tb.Kind, tb.HeaderRows)
+	}
+	sameGrid(t, tb, want)
+	if !strings.HasPrefix(tb.HTML(), "<table><thead><tr><th></th><th>Revenue (EUR m)</th>") {
+		t.Errorf("HTML %s", tb.HTML())
+	}
+	// The paragraphs stay in the text flow.
+	consumed := map[int]bool{}
+	for _, i := range tb.Words {
+		consumed[i] = true
+	}
+	for i, w := range p.Words {
+		if w.Text == "committee" && consumed[i] {
+			t.Error("a paragraph word was consumed by the table")
+		}
+	}
+}
+
+func TestPartlyRuledTable(t *testing.T) {
+	// Booktabs: a rule above the header, one under it, one under the last row.
+	xs := []float64{100, 260, 360}
+	var ws []Word
+	ws = append(ws, row(700, xs, "Item", "2023", "2022")...)
+	ws = append(ws, row(682, xs, "Cash", "1 200", "1 100")...)
+	ws = append(ws, row(668, xs, "Receivables", "3 400", "2 950")...)
+	ws = append(ws, row(654, xs, "Inventories", "870", "910")...)
+	ws = append(ws, row(636, xs, "Total", "5 470", "4 960")...)
+	segs := []Segment{hseg(714, 95, 410), hseg(694, 95, 410), hseg(649, 95, 410), hseg(630, 95, 410)}
+	ts := find(t, &Page{Words: ws, Segments: segs})
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	tb := ts[0]
+	if tb.Kind != PartlyRuled {
+		t.Errorf("kind %v", tb.Kind)
+	}
+	sameGrid(t, tb, [][]string{{"Item", "2023", "2022"}, {"Cash", "1 200", "1 100"}, {"Receivables", "3 400", "2 950"}, {"Inventories", "870", "910"}, {"Total", "5 470", "4 960"}})
+	if tb.Box.Y1 < 714 || tb.Box.Y0 > 630 {
+		t.Errorf("box %+v does not reach the rules", tb.Box)
+	}
+}
+
+func TestNoTableInProseListsOrColumns(t *testing.T) {
+	t.Run("plain text", func(t *testing.T) {
+		var ws []Word
+		y := 740.0
+		for range 4 {
+			var p []Word
+			p, y = paragraph(lorem, 72, y, 460)
+			ws = append(ws, p...)
+			y -= fs
+		}
+		if ts := find(t, &Page{Words: ws}); len(ts) != 0 {
+			t.Errorf("%d tables in plain text: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+	t.Run("two columns", func(t *testing.T) {
+		var ws []Word
+		for _, x := range []float64{72, 320} {
+			y := 740.0
+			for range 5 {
+				var p []Word
+				p, y = paragraph(lorem, x, y, 220)
+				ws = append(ws, p...)
+				y -= fs
+			}
+		}
+		if ts := find(t, &Page{Words: ws}); len(ts) != 0 {
+			t.Errorf("%d tables in two-column prose: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+	t.Run("bulleted and numbered lists", func(t *testing.T) {
+		var ws []Word
+		y := 740.0
+		for _, m := range []string{"•", "•", "•", "1.", "2.", "3.", "4."} {
+			ws = append(ws, word(m, 80, y))
+			var p []Word
+			p, y = paragraph(lorem[:90], 100, y, 400)
+			ws = append(ws, p...)
+			y -= 0.5 * fs
+		}
+		if ts := find(t, &Page{Words: ws}); len(ts) != 0 {
+			t.Errorf("%d tables in a list: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+	t.Run("chart labels", func(t *testing.T) {
+		// Axis ticks and a legend over a drawing of many slanted strokes.
+		var ws []Word
+		var drawing []Rect
+		for i := range 6 {
+			y := 700 - 30*float64(i)
+			ws = append(ws, row(y, []float64{80, 480}, []string{"500", "400", "300", "200", "100", "0"}[i], "")...)
+		}
+		ws = append(ws, row(500, []float64{100, 180, 260, 340, 420}, "2019", "2020", "2021", "2022", "2023")...)
+		for i := range 200 {
+			x := 100 + 1.5*float64(i)
+			drawing = append(drawing, Rect{x, 550 + 50*math.Sin(float64(i)/10), x + 1.5, 552 + 50*math.Sin(float64(i)/10)})
+		}
+		if ts := find(t, &Page{Words: ws, Drawing: drawing}); len(ts) != 0 {
+			t.Errorf("%d tables in a chart: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+	t.Run("a framed box of text", func(t *testing.T) {
+		ws, _ := paragraph(lorem, 110, 700, 380)
+		segs := []Segment{hseg(720, 100, 500), hseg(600, 100, 500), vseg(100, 600, 720), vseg(500, 600, 720)}
+		if ts := find(t, &Page{Words: ws, Segments: segs}); len(ts) != 0 {
+			t.Errorf("%d tables in a framed paragraph: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+}
