@@ -1,16 +1,24 @@
 # Quarry — the two commands a newcomer needs:
-#   make run    install what is missing, build, partition a sample document, start the service
-#   make test   install what is missing and run every check and test
+#   make run    install what running needs, build, partition a sample document, start the service
+#               (make run ADDR=127.0.0.1:9000 to listen elsewhere)
+#   make test   install what the tests need too and run every check and test
 GO      ?= go
 GOBIN   := $(shell $(GO) env GOPATH)/bin
 export PATH := $(GOBIN):$(PATH)
 SAMPLE  ?= testdata/reference/docs/fake-text.txt
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
-.PHONY: run test deps build check unit bench
+ADDR    ?=
+
+.PHONY: run test deps deps-run build check unit bench
+
+# deps-run installs what building and running need; deps adds the test-only tools (PostgreSQL,
+# Chromium, pdfminer, staticcheck, the npm test packages).
+deps-run:
+	@scripts/deps.sh run
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh test
 
 # quarry itself is pure Go; the OCR strategies (hi_res, ocr_only, cgo) and vlm (the model
 # providers' SDKs) are plugins installed beside it with their checksums, where the plugin host
@@ -21,9 +29,9 @@ build:
 	CGO_ENABLED=1 $(GO) build -o bin/quarry-plugin-ocr ./cmd/quarry-plugin-ocr
 	bin/quarry plugin checksum bin/quarry-plugin-ocr bin/quarry-plugin-vlm
 
-run: deps build
+run: deps-run build
 	bin/quarry partition $(SAMPLE)
-	@if bin/quarry help 2>/dev/null | grep -q serve; then bin/quarry serve; fi
+	bin/quarry serve $(if $(ADDR),--addr $(ADDR))
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi

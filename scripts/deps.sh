@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Installs what Quarry's build, tests and run need on a Debian machine, skipping what is there.
-# Idempotent: safe to run before every `make run` / `make test`.
+# Installs what Quarry needs on a Debian machine, skipping what is there. Idempotent: safe to
+# run before every `make run` / `make test`.
+#
+#   scripts/deps.sh run    what building and running Quarry needs (`make run`)
+#   scripts/deps.sh test   that plus the test-only tools (`make test`; the default)
 set -euo pipefail
+MODE="${1:-test}"
+case "$MODE" in
+  run|test) ;;
+  *) echo "deps: unknown mode '$MODE'; use 'run' or 'test'" >&2; exit 2 ;;
+esac
 
-# Debian packages: pandoc (RTF/ORG/RST), poppler (PDF rendering, peer tool), Tesseract with the
-# language packs the tests use, LibreOffice for legacy Office files, libheif for HEIC images,
-# PostgreSQL (platform store tests), Chromium (web UI tests) and pdfminer.six (the reference's
-# PDF engine, which the fast strategy's agreement test compares against); qpdf and poppler-data
-# regenerate pdf/ fixtures and CMap tables (pdf/testdata/encrypted/gen.sh, pdf/gen_cmaps.go).
-APT_PACKAGES=(
-  pandoc poppler-utils python3-pdfminer qpdf poppler-data
+# Run time: pandoc (RTF/ORG/RST), poppler (PDF rendering for OCR), Tesseract with the language
+# packs the tests use and its headers (the OCR plugin is cgo), LibreOffice for legacy Office
+# files, libheif for HEIC images, a C compiler for the OCR plugin, util-linux for prlimit (plugin
+# memory limits).
+RUN_PACKAGES=(
+  pandoc poppler-utils
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor libtesseract-dev libleptonica-dev
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
   libheif-examples
-  html2text
-  postgresql chromium
   g++ pkg-config util-linux
 )
+# Tests only: PostgreSQL (platform store tests), Chromium (web UI tests), pdfminer.six (the
+# reference's PDF engine, which the fast strategy's agreement test compares against), html2text
+# (a benchmark peer).
+TEST_PACKAGES=(
+  python3-pdfminer html2text postgresql chromium
+)
+APT_PACKAGES=("${RUN_PACKAGES[@]}")
+[ "$MODE" = test ] && APT_PACKAGES+=("${TEST_PACKAGES[@]}")
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -34,7 +47,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# Go tools, pinned.
+[ "$MODE" = run ] && exit 0
+
+# Go tools, pinned (checks only).
 GOBIN="$(go env GOPATH)/bin"
 export PATH="$GOBIN:$PATH"
 command -v staticcheck >/dev/null 2>&1 || go install honnef.co/go/tools/cmd/staticcheck@2026.1 >&2 ||

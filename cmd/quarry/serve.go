@@ -81,7 +81,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	queueTimeout := fs.Duration("queue-timeout", 30*time.Second, "longest wait for a slot before 503 (env QUARRY_QUEUE_TIMEOUT)")
 	reqTimeout := fs.Duration("request-timeout", 5*time.Minute, "limit on reading and partitioning one request (env QUARRY_REQUEST_TIMEOUT)")
 	grace := fs.Duration("shutdown-timeout", 60*time.Second, "time in-flight requests get to finish on SIGTERM (env QUARRY_SHUTDOWN_TIMEOUT)")
-	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "json"), "access log format: json or text (env QUARRY_LOG_FORMAT)")
+	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "auto"), "log format: auto (readable on a terminal, JSON otherwise), json or text (env QUARRY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
 	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the server process")
 	po := platformFlags(fs)
@@ -125,23 +125,20 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
 	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler
-	switch *logFormat {
-	case "json":
-		handler = slog.NewJSONHandler(stderr, hopts)
-	case "text":
-		handler = slog.NewTextHandler(stderr, hopts)
-	default:
-		return usageError("serve: --log-format must be json or text")
+	handler, err := logHandler(*logFormat, stderr, level)
+	if err != nil {
+		return usageError("serve: %v", err)
 	}
 	listen, posture := listenAddr(*addr, len(keys) > 0)
 	log := slog.New(handler)
-	switch posture {
-	case postureLoopback:
+	// On a terminal the start-up block says the same in plain words.
+	pretty := *logFormat == "auto" && isTerminal(stderr)
+	switch {
+	case pretty:
+	case posture == postureLoopback:
 		log.Warn("no API key configured: listening on loopback only, so only this machine can reach the server; "+
 			"set --api-key (or UNSTRUCTURED_API_KEY) to serve other machines, or --addr to choose the address", "addr", listen)
-	case postureOpenKeyless:
+	case posture == postureOpenKeyless:
 		log.Warn("no API key configured and --addr listens beyond loopback: anyone who can reach this address can partition, "+
 			"create connectors and run jobs; set --api-key", "addr", listen)
 	}
@@ -162,7 +159,13 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer p.Close(*grace)
 	srv.Mount("/api/v1/", p.Handler())
-	return srv.ListenAndServe(ctx, listen, *grace)
+	srv.RedirectRoot("/ui/")
+	ln, err := listenOn(ctx, listen)
+	if err != nil {
+		return err
+	}
+	announce(stderr, pretty, log, ln, len(keys), p.Store.String())
+	return srv.Serve(ctx, ln, *grace)
 }
 
 type posture int

@@ -75,7 +75,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	po := platformFlags(fs)
 	grace := fs.Duration("shutdown-timeout", 60*time.Second, "time running files get to finish on SIGTERM before they are handed back to the queue")
 	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
-	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "json"), "json or text (env QUARRY_LOG_FORMAT)")
+	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "auto"), "auto (readable on a terminal, JSON otherwise), json or text (env QUARRY_LOG_FORMAT)")
 	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the worker process")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: quarry worker [flags]\n\nRuns platform job workers (listing sources, partitioning, writing destinations) without the HTTP server.\nPoint every worker and server at the same --database and --secret-key.")
@@ -97,10 +97,9 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return usageError("worker: --log-level: %v", err)
 	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler = slog.NewJSONHandler(stderr, hopts)
-	if *logFormat == "text" {
-		handler = slog.NewTextHandler(stderr, hopts)
+	handler, err := logHandler(*logFormat, stderr, level)
+	if err != nil {
+		return usageError("worker: %v", err)
 	}
 	log := slog.New(handler)
 	p, err := openPlatform(ctx, po, nil, *inProcess, log)

@@ -140,7 +140,7 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 	river.AddWorker(workers, river.WorkFunc(r.workCheck))
 	rc := &river.Config{
 		ID:                cfg.WorkerID,
-		Logger:            cfg.Logger.WithGroup("river"),
+		Logger:            slog.New(warnAndAbove{cfg.Logger.Handler()}).WithGroup("river"),
 		Workers:           workers,
 		FetchPollInterval: cfg.PollInterval,
 		// River fetches at most once per cooldown, up to the free worker slots; its 100 ms
@@ -317,4 +317,21 @@ func (r *Runner) tick(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// warnAndAbove passes River's warnings and errors only: its informational lines (each migration
+// applied, poll-only mode, client started and stopped) are routine at every start and bury
+// the lines an operator needs.
+type warnAndAbove struct{ slog.Handler }
+
+func (h warnAndAbove) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+func (h warnAndAbove) WithAttrs(as []slog.Attr) slog.Handler {
+	return warnAndAbove{h.Handler.WithAttrs(as)}
+}
+
+func (h warnAndAbove) WithGroup(name string) slog.Handler {
+	return warnAndAbove{h.Handler.WithGroup(name)}
 }

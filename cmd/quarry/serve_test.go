@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lineWriter hands each complete line written to it to a channel.
+type lineWriter struct {
+	buf   bytes.Buffer
+	lines chan string
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	for {
+		line, err := w.buf.ReadString('\n')
+		if err != nil {
+			w.buf.WriteString(line)
+			return len(p), nil
+		}
+		select {
+		case w.lines <- line:
+		default:
+		}
+	}
+}
+
+// serve starts `quarry serve` on a free loopback port and returns its "ready" log line.
+func serve(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &lineWriter{lines: make(chan string, 1000)}
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, append([]string{"--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, args...), stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	var lines []string
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case line := <-stderr.lines:
+			lines = append(lines, line)
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == "ready" {
+				for _, l := range lines {
+					if strings.Contains(l, "migration") || strings.Contains(l, "River client") {
+						t.Errorf("routine start-up line: %s", l)
+					}
+				}
+				return rec
+			}
+		case err := <-done:
+			t.Fatalf("serve ended: %v\n%s", err, strings.Join(lines, ""))
+		case <-timeout:
+			t.Fatalf("no ready line:\n%s", strings.Join(lines, ""))
+		}
+	}
+}
+
+// Not on a terminal, start-up is JSON lines: one says where the UI, the docs and the health
+// check are; migrations stay quiet; "/" leads to the UI.
+func TestServeAnnouncesWhereThingsAre(t *testing.T) {
+	rec := serve(t)
+	for _, k := range []string{"ui", "docs", "openapi", "health"} {
+		u, _ := rec[k].(string)
+		if !strings.HasPrefix(u, "http://127.0.0.1:") {
+			t.Fatalf("%s: %q", k, u)
+		}
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	base := strings.TrimSuffix(rec["ui"].(string), "/ui/")
+	resp, err := client.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/ui/" {
+		t.Errorf("GET /: %d → %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for _, k := range []string{"ui", "health", "docs", "openapi"} {
+		resp, err := http.Get(rec[k].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s %s: %d", k, rec[k], resp.StatusCode)
+		}
+	}
+}
+
+func TestAnnounceOnTerminal(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var b bytes.Buffer
+	announce(&b, true, nil, ln, 0, "sqlite:data/quarry.db")
+	out := b.String()
+	port := ln.Addr().(*net.TCPAddr).Port
+	for _, want := range []string{"Web UI", "/ui/", "API docs", "/general/docs", "Health check", "/healthcheck", "only this machine can connect", "Ctrl-C"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("banner lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "http://127.0.0.1:"+itoa(port)+"/ui/") {
+		t.Errorf("banner does not give the real address:\n%s", out)
+	}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "{") {
+			t.Errorf("JSON on a terminal: %s", sc.Text())
+		}
+	}
+	if e := endpointsFor(&net.TCPAddr{IP: net.IPv6zero, Port: 8000}); e.UI != "http://localhost:8000/ui/" {
+		t.Errorf("wildcard bind: %s", e.UI)
+	}
+}
+
+// A taken port is a sentence that says what to do.
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, err = listenOn(context.Background(), ln.Addr().String())
+	if err == nil || !strings.Contains(err.Error(), "already in use") || !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
