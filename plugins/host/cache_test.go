@@ -115,7 +115,7 @@ func TestCachedRegistrationLaunchesNothing(t *testing.T) {
 		t.Fatalf("no cache entry after the first registration: %v", err)
 	}
 	var e cacheEntry
-	if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || e.Name != "misbehave" || len(e.Strategies) != 8 {
+	if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || e.Name != "misbehave" || len(e.Strategies) != 10 {
 		t.Fatalf("cache entry %s: %v", b, err)
 	}
 	// The process that answered Describe serves the first call: no second launch.
@@ -178,7 +178,7 @@ func TestCorruptCacheEntryRewritten(t *testing.T) {
 		}
 		b, _ := os.ReadFile(path)
 		var e cacheEntry
-		if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || len(e.Strategies) != 8 {
+		if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || len(e.Strategies) != 10 {
 			t.Errorf("entry %q not rewritten: %s", bad, b)
 		}
 		closeAndWait(t, h, dir)

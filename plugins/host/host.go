@@ -63,6 +63,9 @@ type Config struct {
 	// turns the cache off: every registration describes the plugin live.
 	CacheDir string
 	NoCache  bool
+	// TempDir is where each plugin process gets its own temporary directory (its TMPDIR),
+	// removed when the process stops however it stops. Default: os.TempDir().
+	TempDir string
 }
 
 // ConfigFromEnv returns a Config from QUARRY_PLUGIN_* variables.

@@ -252,8 +252,40 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 8 || d.Strategies[0] != "echo" {
+	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 10 || d.Strategies[0] != "echo" {
 		t.Errorf("describe: %+v", d)
+	}
+}
+
+// The attack: documents that make a plugin time out or die after it wrote a temporary copy of
+// the upload. Each copy must be gone once the call has failed.
+func TestTempCopiesRemovedWhenPluginDies(t *testing.T) {
+	// The plugin inherits this TMPDIR unless the host gives it a directory of its own.
+	base := t.TempDir()
+	t.Setenv("TMPDIR", base)
+	h := newHost(t, Config{Workers: 1, Timeout: 2 * time.Second, MemoryLimit: 512 << 20})
+	for _, strategy := range []string{"temphang", "tempexit"} {
+		if _, err := run(t, h, strategy, textDoc(5000)); err == nil {
+			t.Fatalf("%s: no error", strategy)
+		}
+		var left []string
+		filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				left = append(left, p)
+			}
+			return nil
+		})
+		if len(left) > 0 {
+			t.Errorf("%s: temporary files left behind: %v", strategy, left)
+		}
+	}
+	// A live process keeps its directory; stopping the host removes it.
+	if _, err := run(t, h, "echo", textDoc(10)); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	if entries, _ := os.ReadDir(base); len(entries) != 0 {
+		t.Errorf("directories left after Close: %d", len(entries))
 	}
 }
 

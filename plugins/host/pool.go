@@ -26,6 +26,10 @@ type proc struct {
 	cmd    *exec.Cmd
 	stderr *tailBuffer
 	calls  int
+	// tmp is the process's own temporary directory (its TMPDIR), removed when the process is
+	// stopped: a plugin killed for a timeout or its memory limit cannot remove the temporary
+	// copies of documents it made, so the host does.
+	tmp string
 }
 
 func (pr *proc) pid() int {
@@ -41,6 +45,13 @@ func (pr *proc) kill() {
 		_ = pr.cmd.Process.Kill()
 	}
 	pr.gp.Kill()
+	if pr.tmp != "" {
+		// After the kill: the process can no longer add files.
+		for i := 0; i < 100 && !pr.gp.Exited(); i++ {
+			time.Sleep(5 * time.Millisecond)
+		}
+		os.RemoveAll(pr.tmp)
+	}
 }
 
 // pool holds up to n processes of one plugin. A call takes a token, then the most recently
@@ -183,7 +194,11 @@ func (pl *pool) start() (*proc, error) {
 			}
 		}
 	}
-	cmd := command(spec)
+	tmp, err := os.MkdirTemp(p.host.cfg.TempDir, "quarry-plugin-"+spec.Name+"-")
+	if err != nil {
+		return nil, p.errorf("temporary directory: %v", err)
+	}
+	cmd := command(spec, tmp)
 	tail := &tailBuffer{max: 8 << 10}
 	gp := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
@@ -196,26 +211,28 @@ func (pl *pool) start() (*proc, error) {
 		Stderr:           tail,
 		Logger:           hclog.NewNullLogger(),
 	})
+	fail := func() { gp.Kill(); os.RemoveAll(tmp) }
 	if err := launch(gp); err != nil {
-		gp.Kill()
-		return nil, p.errorf("start %s: %s%s", spec.Path, startFailure(err, gp, cmd), tail.reason())
+		msg := startFailure(err, gp, cmd)
+		fail()
+		return nil, p.errorf("start %s: %s%s", spec.Path, msg, tail.reason())
 	}
 	rpc, err := gp.Client()
 	if err != nil {
-		gp.Kill()
+		fail()
 		return nil, p.errorf("connect: %v", err)
 	}
 	raw, err := rpc.Dispense(wire.PluginKey)
 	if err != nil {
-		gp.Kill()
+		fail()
 		return nil, p.errorf("dispense: %v", err)
 	}
 	c, ok := raw.(*wire.Client)
 	if !ok {
-		gp.Kill()
+		fail()
 		return nil, p.errorf("dispense: unexpected type %T", raw)
 	}
-	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail}
+	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail, tmp: tmp}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	d, err := c.Describe(ctx)
@@ -242,8 +259,17 @@ func (pl *pool) start() (*proc, error) {
 // RLIMIT_DATA (writable private memory: heap, stacks, anonymous mappings), with RLIMIT_AS as
 // a backstop above it: an idle Go process with cgo already reserves ~1.6 GiB of address space
 // that it never touches, so an address-space limit alone cannot express "use at most N MiB".
-func command(spec Spec) *exec.Cmd {
+//
+// tmp, when set, becomes the plugin's TMPDIR. It is set through env(1) at exec: go-plugin
+// appends the host's own environment after cmd.Env, so a TMPDIR there would lose to the host's.
+func command(spec Spec, tmp string) *exec.Cmd {
 	path, args := spec.Path, spec.Args
+	if tmp != "" {
+		if envBin, err := exec.LookPath("env"); err == nil {
+			args = append([]string{"TMPDIR=" + tmp, path}, args...)
+			path = envBin
+		}
+	}
 	env := os.Environ()
 	if os.Getenv("OMP_THREAD_LIMIT") == "" {
 		// A pool sized to the cores wants one OpenMP thread per process; libgomp reads the

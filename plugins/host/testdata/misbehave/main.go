@@ -69,10 +69,37 @@ func main() {
 			os.Exit(7)
 			return nil
 		}),
+		// A temporary copy of the document (as the OCR strategy writes one), then a hang or an
+		// exit: the host must remove the copy when it kills or loses the process.
+		s("temphang", func(ctx context.Context, doc *engine.Document, _ *engine.Options, _ engine.Emit) error {
+			if err := tempCopy(doc); err != nil {
+				return err
+			}
+			time.Sleep(time.Hour)
+			return nil
+		}),
+		s("tempexit", func(ctx context.Context, doc *engine.Document, _ *engine.Options, _ engine.Emit) error {
+			if err := tempCopy(doc); err != nil {
+				return err
+			}
+			os.Exit(3)
+			return nil
+		}),
 		s("typed", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
 			return &engine.Error{Kind: engine.KindUnprocessable, Msg: "document refused"}
 		}),
 	}})
+}
+
+func tempCopy(doc *engine.Document) error {
+	f, err := os.CreateTemp("", "misbehave-copy-*")
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, doc.Size)
+	doc.Content.ReadAt(buf, 0)
+	f.Write(buf)
+	return f.Close()
 }
 
 // echo emits three pages describing the document, so tests can check that bytes, names and
