@@ -61,7 +61,7 @@ func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) 
 		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: %s conversion timed out after %v", from, PandocTimeout)
 	}
 	if waitErr != nil {
-		msg := strings.TrimSpace(stderr.String())
+		msg := pandocMessage(stderr.String())
 		if msg == "" {
 			msg = waitErr.Error()
 		}
@@ -112,4 +112,26 @@ func PartitionPandoc(ctx context.Context, doc *engine.Document, opts *engine.Opt
 		return err
 	}
 	return PartitionUTF8(ctx, out, emit)
+}
+
+// maxMessage bounds the length of a tool's message quoted in an error.
+const maxMessage = 400
+
+// pandocMessage makes pandoc's stderr one line: warnings dropped (they precede the error and
+// are not why it failed), the error's lines ("Error at (line 3, column 1):" / "unexpected end
+// of input") joined, white space collapsed, the whole bounded.
+func pandocMessage(stderr string) string {
+	var parts []string
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" || strings.HasPrefix(line, "[WARNING]") {
+			continue
+		}
+		parts = append(parts, line)
+	}
+	msg := strings.Join(parts, " ")
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage], "") + "…"
+	}
+	return msg
 }

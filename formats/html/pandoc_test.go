@@ -67,3 +67,21 @@ func TestPandocConvert(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// TestPandocFailureOneLine: a document pandoc rejects (truncated RTF) fails with one line that
+// holds pandoc's whole reason.
+func TestPandocFailureOneLine(t *testing.T) {
+	if _, err := exec.LookPath("pandoc"); err != nil {
+		t.Skip("pandoc not installed")
+	}
+	_, err := FromPandoc(context.Background(), []byte(`{\rtf1 {\fonttbl`), "rtf")
+	if err == nil {
+		t.Fatal("truncated RTF accepted")
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "unexpected end of input") {
+		t.Errorf("error %q", msg)
+	}
+	if got := pandocMessage("[WARNING] Could not convert TeX math\nError at (line 3, column 1):\nunexpected end of input\n"); got != "Error at (line 3, column 1): unexpected end of input" {
+		t.Errorf("pandocMessage = %q", got)
+	}
+}

@@ -3,8 +3,9 @@
 // whose registered partitioners then produce the elements.
 //
 // LibreOffice runs headless in a separate process group, with a private profile directory per
-// conversion (so concurrent conversions never share state), under a deadline after which the
-// whole process group is killed. The Debian packages libreoffice-writer-nogui,
+// conversion (so concurrent conversions never share state), under a memory limit (prlimit:
+// DefaultMemoryLimit, QUARRY_OFFICE_MEMORY_MB) and a deadline after which the whole process
+// group is killed. The Debian packages libreoffice-writer-nogui,
 // libreoffice-impress-nogui and libreoffice-calc-nogui provide it.
 package office
 
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,6 +113,42 @@ type Converter struct {
 	// Slots, when not nil, bounds concurrent conversions: each holds one element while
 	// LibreOffice runs.
 	Slots chan struct{}
+	// MemoryLimit bounds LibreOffice's writable memory (RLIMIT_DATA, bytes, applied with
+	// prlimit(1) when installed); 0 means $QUARRY_OFFICE_MEMORY_MB, else DefaultMemoryLimit.
+	MemoryLimit uint64
+}
+
+// DefaultMemoryLimit bounds one LibreOffice conversion's writable memory. A conversion of an
+// ordinary presentation peaks near 220 MB resident; a document that needs more than this is
+// refused with an error rather than allowed to take the machine's memory.
+const DefaultMemoryLimit = 1 << 30
+
+// addressSpaceHeadroom is added to the memory limit for the RLIMIT_AS backstop: LibreOffice
+// maps hundreds of MB of libraries and reserved address space it never writes.
+const addressSpaceHeadroom = 4 << 30
+
+func (c Converter) memoryLimit() uint64 {
+	if c.MemoryLimit > 0 {
+		return c.MemoryLimit
+	}
+	if mb, err := strconv.ParseUint(os.Getenv("QUARRY_OFFICE_MEMORY_MB"), 10, 64); err == nil && mb > 0 {
+		return mb << 20
+	}
+	return DefaultMemoryLimit
+}
+
+// limited returns the command line that runs bin under the memory limit: prlimit(1) sets
+// the limits before LibreOffice's first instruction and soffice.bin inherits them. Without
+// prlimit the conversion runs unbounded (the process group and deadline still apply).
+func limited(bin string, limit uint64, args ...string) (string, []string) {
+	pl, err := exec.LookPath("prlimit")
+	if err != nil || limit == 0 {
+		return bin, args
+	}
+	return pl, append([]string{
+		"--data=" + strconv.FormatUint(limit, 10),
+		"--as=" + strconv.FormatUint(limit+addressSpaceHeadroom, 10),
+		"--", bin}, args...)
 }
 
 // ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
@@ -176,10 +214,12 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, bin,
+	limit := c.memoryLimit()
+	path, args := limited(bin, limit,
 		"-env:UserInstallation=file://"+filepath.ToSlash(profile),
 		"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
 		"--convert-to", format, "--outdir", outDir, in)
+	cmd := exec.CommandContext(runCtx, path, args...)
 	cmd.Dir = dir
 	// HOME points into the temporary directory so nothing is written to the user's home.
 	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
@@ -208,8 +248,8 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 			detail = runErr.Error() + ": " + detail
 		}
 		return nil, engine.Errorf(engine.KindUnprocessable,
-			"office: LibreOffice could not convert the document to %s (damaged, password-protected or not a %s file): %s",
-			format, strings.TrimPrefix(ext, "."), detail)
+			"office: LibreOffice could not convert the document to %s (damaged, password-protected, not a %s file or over the %d MiB memory limit): %s",
+			format, strings.TrimPrefix(ext, "."), limit>>20, oneLine(detail))
 	}
 	if fi.Size() > maxOutput {
 		return nil, engine.Errorf(engine.KindUnprocessable, "office: converted document is %d bytes, more than %d", fi.Size(), maxOutput)
@@ -233,6 +273,9 @@ func (c *capped) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// oneLine keeps a message on one line (a tool's multi-line error becomes one).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func lastLine(s string) string {
 	s = strings.TrimSpace(s)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -311,5 +312,43 @@ func TestEnvBinary(t *testing.T) {
 	t.Setenv("QUARRY_SOFFICE", "/nonexistent/soffice")
 	if (office.Converter{}).Available() {
 		t.Fatal("QUARRY_SOFFICE ignored")
+	}
+}
+
+// TestMemoryLimit: LibreOffice runs under the configured memory limit (RLIMIT_DATA, seen from
+// inside the child), and a conversion that needs more fails with one line naming the limit.
+func TestMemoryLimit(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	dir := t.TempDir()
+	limits := filepath.Join(dir, "limits")
+	script := filepath.Join(dir, "soffice")
+	body := "#!/bin/sh\ngrep 'Max data size' /proc/self/limits > " + limits + "\necho 'first line' >&2\necho 'Error: out of memory' >&2\nexit 1\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := office.Converter{Binary: script, MemoryLimit: 300 << 20}
+	_, err := c.Convert(context.Background(), []byte("x"), ".ppt", "pptx")
+	if err == nil || !strings.Contains(err.Error(), "300 MiB memory limit") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("want a one-line error naming the limit, got %q", err)
+	}
+	b, err := os.ReadFile(limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := strings.Fields(string(b)); len(f) < 5 || f[3] != strconv.Itoa(300<<20) {
+		t.Errorf("child's data limit: %q", b)
+	}
+
+	needSoffice(t)
+	data, err := os.ReadFile(filepath.Join(refDir, "docs", "fake-power-point.ppt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Far below what LibreOffice needs to load a presentation: a clear error, no hang.
+	small := office.Converter{MemoryLimit: 48 << 20}
+	if _, err := small.Convert(context.Background(), data, ".ppt", "pptx"); err == nil || !strings.Contains(err.Error(), "48 MiB memory limit") {
+		t.Errorf("conversion under 48 MiB: %v", err)
 	}
 }
