@@ -218,3 +218,31 @@ func TestMillionCells(t *testing.T) {
 	t.Logf("1e6 cells: %v, %d MiB allocated, html %d KiB", time.Since(start).Round(time.Millisecond),
 		(after.TotalAlloc-before.TotalAlloc)>>20, len(got[0].Metadata.TextAsHTML)>>10)
 }
+
+// TestSideBySideTables: two tables next to each other on one sheet (an empty column between,
+// different heights) are two tables; one table split by an empty spacer column stays one.
+func TestSideBySideTables(t *testing.T) {
+	sheet := row(1, c("A1", "inline", "Region"), c("B1", "inline", "Sales"), c("D1", "inline", "Product"), c("E1", "inline", "Units")) +
+		row(2, c("A2", "inline", "North"), c("B2", "", "120"), c("D2", "inline", "Bolts"), c("E2", "", "5000")) +
+		row(3, c("A3", "inline", "South"), c("B3", "", "95"), c("D3", "inline", "Nuts"), c("E3", "", "7000")) +
+		row(4, c("D4", "inline", "Washers"), c("E4", "", "900")) +
+		// Rows 6-7: one table with an empty spacer column C.
+		row(6, c("A6", "inline", "Name"), c("B6", "inline", "Dept"), c("D6", "inline", "Phone")) +
+		row(7, c("A7", "inline", "Ann"), c("B7", "inline", "Sales"), c("D7", "", "5551234"))
+	got, err := partitionBytes(t, "book.xlsx", book(t, [][2]string{{"Data", sheet}}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, string(e.Type)+": "+e.Text)
+	}
+	want := []string{
+		"Table: Region Sales North 120 South 95",
+		"Table: Product Units Bolts 5000 Nuts 7000 Washers 900",
+		"Table: Name Dept Phone Ann Sales 5551234",
+	}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", texts, want)
+	}
+}

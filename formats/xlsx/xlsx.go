@@ -264,17 +264,54 @@ func blocks(ctx context.Context, sd *sheetData) ([]block, error) {
 		}
 	}
 	sort.SliceStable(comps, func(i, j int) bool { return comps[i].r0 < comps[j].r0 })
+	return mergeBlocks(comps), nil
+}
+
+// mergeBlocks joins components whose rows overlap into one block, as the reference does (a
+// table with an empty spacer column, a label beside its table), except components side by
+// side — disjoint columns, rows that differ — which are separate tables on one sheet: the
+// reference merges those row by row into one table that belongs to neither. comps are sorted
+// by first row.
+func mergeBlocks(comps []block) []block {
 	var merged []block
+	active := 0 // merged[active:] may still overlap later components' rows
 	for _, b := range comps {
-		if n := len(merged); n > 0 && b.r0 <= merged[n-1].r1 {
-			m := &merged[n-1]
-			m.r0, m.r1 = min(m.r0, b.r0), max(m.r1, b.r1)
-			m.c0, m.c1 = min(m.c0, b.c0), max(m.c1, b.c1)
-			continue
+		for active < len(merged) && merged[active].r1 < b.r0 {
+			active++
 		}
-		merged = append(merged, b)
+		target := -1
+		for k := active; k < len(merged); k++ {
+			m := merged[k]
+			if b.r0 > m.r1 || !joins(m, b) {
+				continue
+			}
+			if target < 0 {
+				target = k
+				grow(&merged[k], b)
+				continue
+			}
+			// b bridges two blocks: fold the later into the earlier.
+			grow(&merged[target], m)
+			merged = append(merged[:k], merged[k+1:]...)
+			k--
+		}
+		if target < 0 {
+			// Blocks stay in first-row order: comps come sorted and a fold only moves rows up.
+			merged = append(merged, b)
+		}
 	}
-	return merged, nil
+	return merged
+}
+
+// joins reports whether two row-overlapping components are one block: their columns overlap,
+// or they span exactly the same rows (one table split by an empty column).
+func joins(a, b block) bool {
+	return a.c0 <= b.c1 && b.c0 <= a.c1 || a.r0 == b.r0 && a.r1 == b.r1
+}
+
+func grow(m *block, b block) {
+	m.r0, m.r1 = min(m.r0, b.r0), max(m.r1, b.r1)
+	m.c0, m.c1 = min(m.c0, b.c0), max(m.c1, b.c1)
 }
 
 // maxTableCells bounds the rendered size of one block; a sparse sheet whose blocks span a
