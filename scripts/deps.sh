@@ -14,19 +14,19 @@ esac
 # Run time: pandoc (RTF/ORG/RST), poppler (PDF rendering for OCR), Tesseract with the language
 # packs the tests use and its headers (the OCR plugin is cgo), LibreOffice for legacy Office
 # files, libheif for HEIC images, a C compiler for the OCR plugin, util-linux for prlimit (plugin
-# memory limits).
+# memory limits), tesseract-ocr-osd for orientation detection (pages scanned sideways).
 RUN_PACKAGES=(
   pandoc poppler-utils
-  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor libtesseract-dev libleptonica-dev
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor tesseract-ocr-osd libtesseract-dev libleptonica-dev
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
   libheif-examples
   g++ pkg-config util-linux
 )
 # Tests only: PostgreSQL (platform store tests), Chromium (web UI tests), pdfminer.six (the
 # reference's PDF engine, which the fast strategy's agreement test compares against), html2text
-# (a benchmark peer).
+# (a benchmark peer), DejaVu fonts (OCR fixtures are drawn with them).
 TEST_PACKAGES=(
-  python3-pdfminer html2text postgresql chromium
+  python3-pdfminer html2text postgresql chromium fonts-dejavu-core
 )
 APT_PACKAGES=("${RUN_PACKAGES[@]}")
 [ "$MODE" = test ] && APT_PACKAGES+=("${TEST_PACKAGES[@]}")

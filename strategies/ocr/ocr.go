@@ -291,6 +291,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if err != nil {
 		return pageResult{err: err}
 	}
+	img, clean, mask, words = t.upright(img, clean, mask, words, bilevel, tables, langs)
 	zoom := 1.0
 	// Tesseract reads text best at 20-30 px x-height-ish word boxes. Rendered PDF pages are
 	// there already; a low-resolution image is scaled up and read again, as the reference

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"strings"
+	"unsafe"
 
 	"github.com/otiai10/gosseract/v2"
 )
@@ -23,6 +24,9 @@ type tesseract struct {
 	client *gosseract.Client
 	langs  string
 	psm    string
+	// osd is the orientation-detection handle (TessBaseAPI*), made on first need.
+	osd       unsafe.Pointer
+	osdFailed bool
 }
 
 func newTesseract() *tesseract {
@@ -38,7 +42,10 @@ func newTesseract() *tesseract {
 	return &tesseract{client: c, psm: "3"}
 }
 
-func (t *tesseract) close() { t.client.Close() }
+func (t *tesseract) close() {
+	t.closeOSD()
+	t.client.Close()
+}
 
 // prepare initialises the client for langs (gosseract initialises lazily), so that the first
 // page does not wait for the language models.

@@ -1,0 +1,180 @@
+package ocr
+
+/*
+#cgo LDFLAGS: -ltesseract -lleptonica
+#include <stdlib.h>
+#include <tesseract/capi.h>
+#include <leptonica/allheaders.h>
+
+// q_osd_new makes a Tesseract handle for orientation and script detection only (the osd
+// model, page segmentation mode 0); NULL when the model is missing.
+static TessBaseAPI *q_osd_new(void) {
+	TessBaseAPI *a = TessBaseAPICreate();
+	if (TessBaseAPIInit3(a, NULL, "osd") != 0) { TessBaseAPIDelete(a); return NULL; }
+	TessBaseAPISetPageSegMode(a, PSM_OSD_ONLY);
+	return a;
+}
+
+// q_osd detects the orientation of an 8-bit grey raster (w×h, stride bytes a row): *deg is
+// the clockwise angle the page's text is turned by. Returns 0 when detection is not possible
+// (too few characters).
+static int q_osd(TessBaseAPI *a, const unsigned char *pix, int w, int h, int stride, int *deg, float *conf) {
+	TessBaseAPISetImage(a, pix, w, h, 1, stride);
+	TessBaseAPISetSourceResolution(a, 300);
+	const char *script = NULL;
+	float sconf = 0;
+	BOOL ok = TessBaseAPIDetectOrientationScript(a, deg, conf, &script, &sconf);
+	// script points into the model's character set (Tesseract 5): it is not freed, whatever
+	// capi.h's older comment says (freeing it corrupts the heap).
+	TessBaseAPIClear(a);
+	return ok ? 1 : 0;
+}
+
+static void q_osd_free(TessBaseAPI *a) { TessBaseAPIEnd(a); TessBaseAPIDelete(a); }
+*/
+import "C"
+
+import (
+	"image"
+	"unsafe"
+)
+
+// Orientation detection: a page scanned sideways or upside down reads as garbage. Tesseract's
+// orientation and script detection (OSD, the tesseract-ocr-osd model) tells how the text is
+// turned; the page is turned back and read again. OSD costs about as much as a quarter of a
+// recognition, so it runs only on pages whose first reading looks poor (see needsOSD).
+
+// osdMinConfidence is the orientation confidence below which OSD's answer is not acted on
+// (Tesseract's own tools use 2 as "unsure"; upright text of a few lines scores well above 5).
+const osdMinConfidence = 2.0
+
+// osdMaxSide bounds the side of the image OSD looks at: orientation needs characters, not
+// detail, and a smaller image is detected faster.
+const osdMaxSide = 2400
+
+// orientation returns the clockwise quarter turns (0–3) that bring the text of img upright,
+// and whether OSD could tell.
+func (t *tesseract) orientation(img *image.Gray) (int, bool) {
+	if t.osd == nil {
+		if t.osdFailed {
+			return 0, false
+		}
+		t.osd = unsafe.Pointer(C.q_osd_new())
+		if t.osd == nil {
+			t.osdFailed = true // no osd model installed: never asked again
+			return 0, false
+		}
+	}
+	src := img
+	if b := img.Bounds(); max(b.Dx(), b.Dy()) > osdMaxSide {
+		src = resize(img, float64(osdMaxSide)/float64(max(b.Dx(), b.Dy())))
+	}
+	b := src.Bounds()
+	if b.Dx() < 16 || b.Dy() < 16 {
+		return 0, false
+	}
+	var deg C.int
+	var conf C.float
+	ok := C.q_osd((*C.TessBaseAPI)(t.osd), (*C.uchar)(unsafe.Pointer(&src.Pix[src.PixOffset(b.Min.X, b.Min.Y)])),
+		C.int(b.Dx()), C.int(b.Dy()), C.int(src.Stride), &deg, &conf)
+	if ok == 0 || float64(conf) < osdMinConfidence {
+		return 0, false
+	}
+	// deg is the angle the text is turned by, clockwise (text turned a quarter clockwise
+	// reads 90); turning the image back by as much, counter-clockwise, sets it upright.
+	return (4 - (int(deg)/90)%4) % 4, true
+}
+
+func (t *tesseract) closeOSD() {
+	if t.osd != nil {
+		C.q_osd_free((*C.TessBaseAPI)(t.osd))
+		t.osd = nil
+	}
+}
+
+// needsOSD reports whether a page's first reading is poor enough to check its orientation:
+// few words read with confidence among many read at all, which is what sideways or inverted
+// text gives. Upright pages (most words confident) and empty ones cost nothing more.
+func needsOSD(words []Word) bool {
+	n, good := 0, 0
+	for _, w := range words {
+		if w.Conf < 0 {
+			continue
+		}
+		n++
+		if w.Conf >= 60 && len([]rune(w.Text)) >= 2 {
+			good++
+		}
+	}
+	return n >= 5 && good*2 < n
+}
+
+// rotate turns img clockwise by quarter turns (1 = 90°), into a new image.
+func rotate(img *image.Gray, quarters int) *image.Gray {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	switch quarters % 4 {
+	case 0:
+		return img
+	case 2:
+		out := image.NewGray(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:w]
+			dst := out.Pix[(h-1-y)*out.Stride:][:w]
+			for x, v := range src {
+				dst[w-1-x] = v
+			}
+		}
+		return out
+	}
+	out := image.NewGray(image.Rect(0, 0, h, w))
+	cw := quarters%4 == 1
+	for y := 0; y < h; y++ {
+		src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:w]
+		for x, v := range src {
+			// Clockwise: (x, y) → (h-1-y, x); counter-clockwise: (x, y) → (y, w-1-x).
+			if cw {
+				out.Pix[x*out.Stride+h-1-y] = v
+			} else {
+				out.Pix[(w-1-x)*out.Stride+y] = v
+			}
+		}
+	}
+	return out
+}
+
+// meanConf is the mean confidence of the words read (those with one).
+func meanConf(words []Word) float64 {
+	sum, n := 0.0, 0
+	for _, w := range words {
+		if w.Conf >= 0 {
+			sum += w.Conf
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// upright re-reads a page whose first reading (words) looks sideways or inverted: when OSD
+// finds the text turned, the page is turned back, cleaned and read again, and the new reading
+// replaces the old one if it is more confident. It returns the page, its cleaned copy, the
+// rule mask and the words to use from here on.
+func (t *tesseract) upright(img, clean *image.Gray, mask *ruleMask, words []Word, bilevel, tables bool, langs string) (*image.Gray, *image.Gray, *ruleMask, []Word) {
+	if !needsOSD(words) {
+		return img, clean, mask, words
+	}
+	q, ok := t.orientation(clean)
+	if !ok || q == 0 {
+		return img, clean, mask, words
+	}
+	turned := rotate(img, q)
+	c2, m2 := removeRules(turned, tables)
+	w2, err := t.recognize(encodeForOCR(c2, bilevel), langs)
+	if err != nil || meanConf(w2) <= meanConf(words) {
+		return img, clean, mask, words
+	}
+	return turned, c2, m2, w2
+}
