@@ -54,6 +54,16 @@ func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) [
 			idx = append(idx, i)
 		}
 	}
+	return textTablesIn(idx, ws, used, hs, body, opt, 0)
+}
+
+// maxProseDrops bounds how often a block is searched again without a column of running text.
+const maxProseDrops = 3
+
+// textTablesIn runs the alignment pass on the words idx. A block whose first or last column is
+// running text (a column of prose beside a table, or two columns of prose) is searched again
+// without that column's words.
+func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, opt Options, depth int) []Table {
 	ls := groupLines(idx, ws)
 	lines := make([]tline, len(ls))
 	for i, l := range ls {
@@ -101,11 +111,27 @@ func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) [
 			}
 			top--
 		}
-		if t, ok := alignedTable(lines[top:last+1], ws, hs, body, opt); ok {
+		t, ok, prose := alignedTable(lines[top:last+1], ws, hs, body, opt)
+		switch {
+		case ok:
 			for _, w := range t.Words {
 				used[w] = true
 			}
 			out = append(out, t)
+		case len(prose) > 0 && depth < maxProseDrops:
+			drop := map[int]bool{}
+			for _, w := range prose {
+				drop[w] = true
+			}
+			var rest []int
+			for _, l := range lines[top : last+1] {
+				for _, w := range l.words {
+					if !drop[w] {
+						rest = append(rest, w)
+					}
+				}
+			}
+			out = append(out, textTablesIn(rest, ws, used, hs, body, opt, depth+1)...)
 		}
 		i = last + 1
 	}
@@ -161,8 +187,9 @@ func headerLine(l tline, b Rect) bool {
 }
 
 // alignedTable builds the table of one block of lines, or reports false when the block does
-// not read as a table.
-func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Options) (Table, bool) {
+// not read as a table; then, when its first or last column is running text, it also returns
+// that column's words, for the block to be searched again without them.
+func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Options) (Table, bool, []int) {
 	minRows, minCols := opt.MinRows, opt.MinCols
 	if minRows <= 0 {
 		minRows = 3
@@ -172,7 +199,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	block = composite(block, ws)
 	if len(block) < minRows {
-		return Table{}, false
+		return Table{}, false, nil
 	}
 	// Lines with the most phrases define the columns; others (headers spanning several
 	// columns, wrapped cells, label rows) are fitted to them.
@@ -204,7 +231,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		colsIv = append(colsIv, s)
 	}
 	if len(colsIv) < minCols {
-		return Table{}, false
+		return Table{}, false, nil
 	}
 	edges := make([]float64, len(colsIv)-1)
 	for k := 1; k < len(colsIv); k++ {
@@ -232,6 +259,17 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			colLeft[c0] = minf(colLeft[c0], ws[w].Box.X0)
 			colRight[c1] = maxf(colRight[c1], ws[w].Box.X1)
 		}
+	}
+	if prose := proseColumn(block, ws, wordCols, colLeft, colRight, body); prose >= 0 {
+		var drop []int
+		for _, l := range block {
+			for _, w := range l.words {
+				if c0, c1 := wordCols(w); c0 <= prose && c1 >= prose {
+					drop = append(drop, w)
+				}
+			}
+		}
+		return Table{}, false, drop
 	}
 	bb := blockBox(block)
 	rules := rulesAcross(hs, bb)
@@ -317,7 +355,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		rows = append(rows, trow{lines: []int{k}, numeric: ln, spans: lineSpans(l), header: k < firstBody})
 	}
 	if len(rows) < minRows {
-		return Table{}, false
+		return Table{}, false, nil
 	}
 	// Cells: in each row, words grouped by the columns they cover; a phrase crossing a
 	// column edge (a spanning header) makes one cell over those columns.
@@ -374,7 +412,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	t, ok := build(cells, len(rows), ncol, ws, Borderless)
 	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) {
-		return Table{}, false
+		return Table{}, false, nil
 	}
 	// At least two rows must have two filled cells: one aligned pair of lines is not a table.
 	filled := map[int]int{}
@@ -391,7 +429,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	if multi < 2 || 10*len(t.nonEmpty()) < 3*t.Rows*t.Cols {
 		// Too sparse: the labels of a chart, scattered text.
-		return Table{}, false
+		return Table{}, false, nil
 	}
 	if len(rules) > 0 {
 		t.Kind = PartlyRuled
@@ -413,7 +451,43 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		}
 	}
 	t.Words = words
-	return t, true
+	return t, true, nil
+}
+
+// proseColumn returns the first or last column of a block when it is running text, else -1:
+// a wide column (at least 15 em) whose lines mostly fill its width (at least 85%, as set or
+// justified text does) with at least 20 characters each. A table's column of descriptions is
+// narrower, or its entries end short of the column's edge.
+func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLeft, colRight []float64, body float64) int {
+	last := len(colLeft) - 1
+	for _, c := range []int{0, last} {
+		width := colRight[c] - colLeft[c]
+		if width < 15*body {
+			continue
+		}
+		lines, full := 0, 0
+		for _, l := range block {
+			x0, x1 := math.Inf(1), math.Inf(-1)
+			chars := 0
+			for _, w := range l.words {
+				if c0, c1 := wordCols(w); c0 == c && c1 == c {
+					x0, x1 = minf(x0, ws[w].Box.X0), maxf(x1, ws[w].Box.X1)
+					chars += len([]rune(ws[w].Text)) + 1
+				}
+			}
+			if chars == 0 {
+				continue
+			}
+			lines++
+			if chars >= 20 && x1-x0 >= 0.85*width {
+				full++
+			}
+		}
+		if lines >= 3 && 2*full >= lines {
+			return c
+		}
+	}
+	return -1
 }
 
 // composite joins lines that overlap vertically by more than a fifth of their height into
