@@ -44,6 +44,9 @@ type Doc struct {
 	opts  Options
 	bands map[string]int
 	sizes map[float64]int
+	// pageTop and pageBottom are the top of the current page's first text and the bottom of
+	// its last (top-left space).
+	pageTop, pageBottom float64
 }
 
 // New returns a Doc.
@@ -163,6 +166,10 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 	}
 	blocks = keep
 
+	d.pageTop, d.pageBottom = math.Inf(1), math.Inf(-1)
+	for _, bl := range blocks {
+		d.pageTop, d.pageBottom = math.Min(d.pageTop, bl.b.y0), math.Max(d.pageBottom, bl.b.y1)
+	}
 	all := append(blocks, regions...)
 	order := xyCut(all, gutterWidth(body))
 	out := make([]element.Element, 0, len(all))
@@ -340,8 +347,9 @@ func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) 
 }
 
 // proseTable reports a "table" that is prose set in columns: in a real table a multi-line cell
-// is one cell, so a cell starting in lower case right under a cell of the same column that does
-// not end a sentence is a paragraph's next line. A quarter of the cells so is prose.
+// is one cell, so a cell starting in lower case right under a cell of the same column that
+// holds a run of words not ending a sentence is a paragraph's next line. A quarter of the
+// cells so is prose.
 func proseTable(t *tables.Table) bool {
 	g := t.Grid()
 	cont, filled := 0, 0
@@ -357,7 +365,7 @@ func proseTable(t *tables.Table) bool {
 			}
 			above := strings.TrimSpace(g[r-1][c])
 			first := []rune(cell)[0]
-			if above != "" && unicode.IsLower(first) && !strings.ContainsAny(above[len(above)-1:], ".:;!?") {
+			if len(strings.Fields(above)) >= 4 && unicode.IsLower(first) && !strings.ContainsAny(above[len(above)-1:], ".:;!?") {
 				cont++
 			}
 		}
@@ -470,9 +478,10 @@ func joinLabels(ls []tline, H float64) []tline {
 			a := &out[n-1]
 			ov := math.Min(a.b.y1, l.b.y1) - math.Max(a.b.y0, l.b.y0)
 			gap := l.b.x0 - a.b.x1
-			inBand := a.b.y1 < 0.14*H || a.b.y0 > 0.86*H // a page number beside a running head
-			if !inBand && !a.turned && !l.turned && len([]rune(a.text)) <= 4 && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) &&
-				(sectionNumber.MatchString(a.text) || classify.IsBulleted(a.text+" x")) {
+			// In the top and bottom bands a number is a page number beside a running head.
+			inBand := a.b.y1 < 0.14*H || a.b.y0 > 0.86*H
+			label := (!inBand && sectionNumber.MatchString(a.text)) || markRune(a.text)
+			if label && !a.turned && !l.turned && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) {
 				a.text += " " + l.text
 				a.b = a.b.union(l.b)
 				a.size, a.bold = l.size, l.bold
@@ -482,6 +491,18 @@ func joinLabels(ls []tline, H float64) []tline {
 		out = append(out, l)
 	}
 	return out
+}
+
+// markStart reports a line starting with a lone mark and a space ("▪ We announced").
+func markStart(s string) bool {
+	f, _, ok := strings.Cut(strings.TrimSpace(s), " ")
+	return ok && markRune(f) && !strings.ContainsAny(f, "$€£¥%&'\"")
+}
+
+// markRune reports a lone bullet-like mark: one character that is neither a letter nor a digit.
+func markRune(s string) bool {
+	r := []rune(strings.TrimSpace(s))
+	return len(r) == 1 && !unicode.IsLetter(r[0]) && !unicode.IsDigit(r[0]) && r[0] != '(' && r[0] != '['
 }
 
 var sectionHeading = regexp.MustCompile(`^([0-9]{1,2}(\.[0-9]{1,2})*\.?|[A-Z]\.|[IVX]{1,4}\.)\s+\p{Lu}`)
@@ -577,7 +598,7 @@ func continues(r *region, a, b tline, body float64) bool {
 	}
 	// A bullet starts an item, unless the line above uses the same character as a separator
 	// ("Analysis · Deep Learning ·" wrapping onto "· Character Recognition").
-	if classify.IsBulleted(b.text) {
+	if classify.IsBulleted(b.text) || markStart(b.text) {
 		bullet := []rune(strings.TrimSpace(b.text))[0]
 		if !strings.Contains(a.text, " "+string(bullet)+" ") {
 			return false
@@ -640,23 +661,28 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 			bold++
 		}
 	}
-	// The top and bottom bands hold running heads, feet and page numbers: a short line there
-	// in no more than body size (a page's title at the top is larger), or any short text
-	// repeated there on an earlier page (page numbers normalised away).
+	// Running heads, feet and page numbers: a short line in no more than body size (a page's
+	// title at the top is larger) on the page's first or last text line within the top or
+	// bottom band, or in the page's outer margin; a page number on the first or last line
+	// anywhere; any short text repeated on an earlier page's first or last lines (page numbers
+	// normalised away).
 	oneLine := len(r.lines) == 1 && size <= 1.05*body
-	top := cy < 0.14*H && oneLine && words <= 10
-	bottom := cy > 0.88*H && oneLine && words <= 14
+	first, last := r.b.y0 <= d.pageTop+0.5*body, r.b.y1 >= d.pageBottom-0.5*body
+	top := oneLine && words <= 10 && (cy < 0.06*H || (first && cy < 0.14*H))
+	bottom := oneLine && words <= 14 && (cy > 0.94*H || (last && cy > 0.86*H))
 	norm := digitsRE.ReplaceAllString(strings.ToLower(text), "#")
-	if short && (cy < 0.14*H || cy > 0.86*H) {
+	if short && (first || last || cy < 0.06*H || cy > 0.94*H) {
 		*bandTexts = append(*bandTexts, norm)
 		repeated := d.bands[norm] > 0
 		switch {
-		case pageNumberRE.MatchString(strings.TrimSpace(text)) && (top || bottom || repeated):
+		case pageNumberRE.MatchString(strings.TrimSpace(text)) && len(r.lines) == 1:
 			return element.PageNumber
-		case (top || repeated) && cy < 0.5*H:
+		case top || (repeated && first && cy < 0.5*H):
 			return element.Header
-		case (bottom || repeated) && cy >= 0.5*H:
+		case bottom || (repeated && last):
 			return element.Footer
+		case repeated && first:
+			return element.Header
 		}
 	}
 	if captionRE.MatchString(text) && len(r.lines) <= 6 {
@@ -669,7 +695,7 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 	}
 	typ, _ := classify.Text(text)
 	switch {
-	case typ == element.Title && len(r.lines) == 1 && words <= 10 && sectionHeading.MatchString(text):
+	case typ == element.Title && len(r.lines) == 1 && words <= 10 && !r.lines[0].mark && sectionHeading.MatchString(text):
 		// A numbered heading set in body type ("2.1 Methods").
 		return element.Title
 	case typ == element.UncategorizedText && words < 3:

@@ -614,3 +614,28 @@ func (in *interp) inlineImage(head []any, st *gstate) {
 	}
 	in.addImage(im, st)
 }
+
+// ImageJPEG returns the bytes of image XObject ref (Image.Ref) when its stream is a JPEG file
+// as it is (its only filter is DCTDecode), so a picture can be handed on without decoding or
+// rendering; ok is false for any other image.
+func (d *Document) ImageJPEG(ref int) (data []byte, ok bool) {
+	if ref <= 0 {
+		return nil, false
+	}
+	defer func() {
+		if recover() != nil {
+			data, ok = nil, false
+		}
+	}()
+	sd, isStream := d.resolve(*types.NewIndirectRef(ref, 0)).(types.StreamDict)
+	if !isStream || d.name(sd.Dict["Subtype"]) != "Image" {
+		return nil, false
+	}
+	if len(sd.FilterPipeline) != 1 || sd.FilterPipeline[0].Name != "DCTDecode" {
+		return nil, false
+	}
+	if len(sd.Raw) < 4 || sd.Raw[0] != 0xFF || sd.Raw[1] != 0xD8 {
+		return nil, false
+	}
+	return sd.Raw, true
+}

@@ -35,6 +35,11 @@ func init() {
 
 type openKey struct{}
 
+// Open returns the document's parsed PDF, parsing it on first use: the precheck, auto's
+// text-layer probe, the fast strategy and the born-digital layout of hi_res share one parse
+// per request.
+func Open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) { return open(ctx, doc) }
+
 // open parses the PDF once per document: the precheck, the text-layer probe and the partition
 // share the result.
 func open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) {

@@ -1,7 +1,9 @@
-// Package auto makes strategy "auto" work page by page on PDFs that mix born-digital and
-// scanned pages: pages with a text layer go through fast, image-only pages through ocr_only,
-// and the elements come back in page order as one result. It is pure Go (the OCR itself may
-// run in a plugin process) and wraps whatever fast and ocr_only are registered.
+// Package auto routes PDFs page by page. hi_res (and auto with the API defaults, which resolves
+// to hi_res) lays out every page with a usable text layer from the PDF's own geometry (package
+// layout) and OCRs only the others (HiRes). auto without table inference sends pages with a
+// text layer through fast and image-only pages through ocr_only. Elements come back in page
+// order as one result. It is pure Go and runs in the host process (the OCR itself runs in the
+// OCR plugin process); it wraps whatever fast, hi_res and ocr_only are registered.
 package auto
 
 import (
@@ -13,17 +15,29 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/strategies/fast"
 )
 
-// Install wraps the registered fast and ocr_only strategies; without both it does nothing.
-// Call it after every strategy (and plugin) is registered.
+// Install puts the routers in front of the registered strategies: hi_res becomes HiRes (the
+// born-digital layout, with the OCR hi_res, when installed, for pages without a usable text
+// layer), registered even without the OCR plugin; fast and ocr_only, when both exist, route
+// auto page by page. Call it after every strategy (and plugin) is registered; calling it again
+// does nothing.
 func Install() {
 	f, okf := engine.LookupStrategy("fast")
-	o, oko := engine.LookupStrategy("ocr_only")
-	if !okf || !oko {
+	if !okf {
 		return
 	}
 	if _, wrapped := f.(*Strategy); wrapped {
+		return
+	}
+	if h, ok := engine.LookupStrategy("hi_res"); !ok {
+		engine.ReplaceStrategy("hi_res", &HiRes{})
+	} else if _, wrapped := h.(*HiRes); !wrapped {
+		engine.ReplaceStrategy("hi_res", &HiRes{ocr: h})
+	}
+	o, oko := engine.LookupStrategy("ocr_only")
+	if !oko {
 		return
 	}
 	m := &mixed{fast: f, ocr: o}
@@ -119,7 +133,7 @@ var _ engine.TextLayerProber = (*Strategy)(nil)
 
 // textPages returns the pages (1-based) that have a text layer, and the page count.
 func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) (map[int]bool, int, error) {
-	d, err := pdf.Open(ctx, doc.Content, doc.Size)
+	d, err := fast.Open(ctx, doc)
 	if err != nil {
 		return nil, 0, err
 	}

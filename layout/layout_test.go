@@ -1,0 +1,247 @@
+package layout
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/internal/pdftest"
+	"github.com/quarrydocs/quarry/pdf"
+)
+
+// fonts is the resources dictionary of a document of n pages: F1 Helvetica, F2 bold.
+func fonts(n int, more string) string {
+	f := pdftest.FirstExtra(n)
+	return fmt.Sprintf("<< /Font << /F1 %d 0 R /F2 %d 0 R >> %s >>", f, f+1, more)
+}
+
+func docOf(pages ...string) pdftest.Doc {
+	d := pdftest.Doc{Extra: []string{pdftest.Helvetica, pdftest.HelveticaBold}}
+	for _, c := range pages {
+		d.Pages = append(d.Pages, pdftest.Page{Content: c, Resources: fonts(len(pages), "")})
+	}
+	return d
+}
+
+// paragraph sets lines of body text (10 pt, 12 pt leading) from the top y down.
+func paragraph(x, y float64, lines ...string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(pdftest.Text("F1", 10, x, y-float64(12*i), l))
+	}
+	return b.String()
+}
+
+func layoutBytes(t *testing.T, data []byte) []element.Element {
+	t.Helper()
+	ctx := context.Background()
+	d, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := New(Options{TableHTML: true})
+	var out []element.Element
+	for n := 1; n <= d.NumPages(); n++ {
+		p, err := d.Page(ctx, n, pdf.DefaultLAParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, why := Usable(p); !ok {
+			t.Fatalf("page %d not usable: %s", n, why)
+		}
+		els, err := doc.Page(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, els...)
+	}
+	return out
+}
+
+func texts(els []element.Element) []string {
+	var out []string
+	for _, e := range els {
+		out = append(out, string(e.Type)+": "+e.Text)
+	}
+	return out
+}
+
+func TestTwoColumnsReadInOrder(t *testing.T) {
+	left := "the left column has its own words in lines"
+	right := "the right column follows after the left one"
+	c := pdftest.Text("F2", 18, 72, 720, "A Study of Columns") +
+		paragraph(72, 680, "Left one starts here and", left, left, left+".") +
+		paragraph(72, 620, "Left two starts here and", left, left+".") +
+		paragraph(320, 680, "Right one starts here and", right, right+".") +
+		paragraph(320, 632, "Right two starts here and", right, right, right+".")
+	els := layoutBytes(t, docOf(c).Bytes())
+	got := texts(els)
+	want := []string{"Title: A Study of Columns", "NarrativeText: Left one", "NarrativeText: Left two", "NarrativeText: Right one", "NarrativeText: Right two"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("element %d = %q, want prefix %q", i, got[i], want[i])
+		}
+	}
+	for _, e := range els {
+		if e.Metadata.Coordinates == nil || len(e.Metadata.Coordinates.Points) != 4 {
+			t.Errorf("no coordinates on %q", e.Text)
+		}
+	}
+}
+
+func TestFakeBoldReadOnce(t *testing.T) {
+	c := pdftest.Text("F1", 12, 72, 700, "Drawn twice for weight") + pdftest.Text("F1", 12, 72.4, 700, "Drawn twice for weight")
+	els := layoutBytes(t, docOf(c).Bytes())
+	if len(els) != 1 || els[0].Text != "Drawn twice for weight" {
+		t.Errorf("got %q", texts(els))
+	}
+}
+
+func TestClipHidesText(t *testing.T) {
+	c := "q 0 400 612 392 re W n " + pdftest.Text("F1", 12, 72, 700, "Visible words here") + pdftest.Text("F1", 12, 72, 200, "Hidden words there") + "Q"
+	els := layoutBytes(t, docOf(c).Bytes())
+	if got := texts(els); len(got) != 1 || !strings.Contains(got[0], "Visible") {
+		t.Errorf("got %q", got)
+	}
+	// A clip hiding every glyph is not trusted: the page is not emptied silently.
+	c = "q 0 0 1 1 re W n " + pdftest.Text("F1", 12, 72, 700, "Everything clipped") + "Q"
+	if got := texts(layoutBytes(t, docOf(c).Bytes())); len(got) != 1 {
+		t.Errorf("all-clipped page: got %q", got)
+	}
+}
+
+func TestRunningHeadsAndPageNumbers(t *testing.T) {
+	var pages []string
+	for i := 1; i <= 3; i++ {
+		pages = append(pages, pdftest.Text("F1", 9, 72, 760, "ACME Annual Report 2024")+
+			paragraph(72, 700, "Body text of the page goes on for a while and", "then it stops at the end of the sentence.")+
+			pdftest.Text("F1", 9, 300, 40, fmt.Sprint(i)))
+	}
+	els := layoutBytes(t, docOf(pages...).Bytes())
+	counts := map[element.Type]int{}
+	for _, e := range els {
+		counts[e.Type]++
+	}
+	if counts[element.Header] != 3 || counts[element.PageNumber] != 3 || counts[element.NarrativeText] != 3 {
+		t.Errorf("types = %v: %q", counts, texts(els))
+	}
+}
+
+func TestRuledTableAndImage(t *testing.T) {
+	var c strings.Builder
+	// A 3 x 3 grid of rules with a word in each cell.
+	for i := 0; i <= 3; i++ {
+		fmt.Fprintf(&c, "72 %d m 372 %d l S\n", 600-i*20, 600-i*20)
+		fmt.Fprintf(&c, "%d 540 m %d 600 l S\n", 72+i*100, 72+i*100)
+	}
+	for r := 0; r < 3; r++ {
+		for k := 0; k < 3; k++ {
+			c.WriteString(pdftest.Text("F1", 10, float64(80+k*100), float64(586-r*20), fmt.Sprintf("r%dc%d", r, k)))
+		}
+	}
+	c.WriteString(paragraph(72, 500, "A paragraph under the table explains what it shows", "and ends here with a full stop."))
+	c.WriteString("q 200 0 0 100 72 300 cm /Im1 Do Q\n")
+	d := docOf(c.String())
+	img := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Im1 %d 0 R >>", img))
+	d.Extra = append(d.Extra, pdftest.Stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x00\xff\xff\x00"))
+	els := layoutBytes(t, d.Bytes())
+	var table, image *element.Element
+	for i := range els {
+		switch els[i].Type {
+		case element.Table:
+			table = &els[i]
+		case element.Image:
+			image = &els[i]
+		}
+	}
+	if table == nil || !strings.Contains(table.Metadata.TextAsHTML, "<td>r1c2</td>") || !strings.Contains(table.Text, "r2c0") {
+		t.Fatalf("no table with its cells: %q", texts(els))
+	}
+	for _, e := range els {
+		if e.Type != element.Table && strings.Contains(e.Text, "r1c1") {
+			t.Errorf("table text also in the flow: %q", e.Text)
+		}
+	}
+	if image == nil {
+		t.Fatalf("no image: %q", texts(els))
+	}
+	pts := image.Metadata.Coordinates.Points
+	if pts[0][0] != 72 || pts[0][1] != 792-400 || pts[2][0] != 272 || pts[2][1] != 792-300 {
+		t.Errorf("image box = %v", pts)
+	}
+}
+
+// A page drawing a million path segments lays out within the 2 s budget, with its text.
+func TestMillionSegmentsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 20 MB content stream")
+	}
+	var c strings.Builder
+	c.Grow(24 << 20)
+	for i := 0; i < 1_000_000; i++ {
+		x, y := 100+i%400, 100+(i/400)%500
+		fmt.Fprintf(&c, "%d %d m %d %d l S\n", x, y, x+2, y+1)
+	}
+	c.WriteString(pdftest.Text("F1", 10, 72, 720, "A caption above the map drawing."))
+	data := docOf(c.String()).Bytes()
+	start := time.Now()
+	els := layoutBytes(t, data)
+	if el := time.Since(start); el > 4*time.Second { // 2 s on an idle core; slack for a shared one
+		t.Errorf("page took %v", el)
+	}
+	found := false
+	for _, e := range els {
+		if strings.Contains(e.Text, "caption above the map") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("text lost: %q", texts(els))
+	}
+}
+
+func TestUsable(t *testing.T) {
+	read := func(content, res string, extra ...string) *pdf.Page {
+		d := pdftest.Doc{Pages: []pdftest.Page{{Content: content, Resources: res}}, Extra: extra}
+		data := d.Bytes()
+		doc, err := pdf.Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := doc.Page(context.Background(), 1, pdf.DefaultLAParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	f := pdftest.FirstExtra(1)
+	res := fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1)
+	img := pdftest.Stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x80")
+	// A Type0 font without ToUnicode: every glyph is (cid:NN).
+	cidFont := fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [%d 0 R] >>", f+2)
+	desc := "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 >>"
+	for _, c := range []struct {
+		name    string
+		content string
+		font    string
+		want    bool
+	}{
+		{"text", pdftest.Text("F1", 12, 72, 700, "Plain readable words"), pdftest.Helvetica, true},
+		{"scan", "q 612 0 0 792 0 0 cm /Im1 Do Q", pdftest.Helvetica, false},
+		{"scan under invisible OCR text", "q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 700 Td (hidden OCR words) Tj ET", pdftest.Helvetica, false},
+		{"unmapped glyphs", "BT /F1 12 Tf 72 700 Td <0001000200030004000500060007> Tj ET", cidFont, false},
+	} {
+		p := read(c.content, res, c.font, img, desc)
+		if ok, why := Usable(p); ok != c.want {
+			t.Errorf("%s: usable = %v (%s), want %v", c.name, ok, why, c.want)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package layout
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarrydocs/quarry/pdf"
+)
+
+// Usable reports whether a page's text layer can be laid out instead of OCRed, and if not,
+// why (for a debug log): a page needs OCR when it has no visible text (a scan, or a scan under
+// an invisible OCR layer, which OCR reads again as the reference does), or when its text is
+// mostly garbage — glyphs without a Unicode mapping ("(cid:NN)", U+FFFD, empty), private-use
+// characters, control characters — which a font without a ToUnicode map produces.
+func Usable(p *pdf.Page) (bool, string) {
+	good, bad := 0, 0
+	count := func(g *pdf.Glyph) {
+		if g.Invisible {
+			return
+		}
+		t := g.Text
+		switch {
+		case t == "" || strings.HasPrefix(t, "(cid:"):
+			bad++
+			return
+		case strings.TrimSpace(t) == "":
+			return
+		}
+		for _, r := range t {
+			switch {
+			case r == utf8.RuneError, unicode.Is(unicode.Co, r), unicode.IsControl(r):
+				bad++
+				return
+			}
+		}
+		good++
+	}
+	for i := range p.Glyphs {
+		count(&p.Glyphs[i])
+	}
+	for _, f := range p.Figures {
+		for _, it := range f.Items {
+			if it.Glyph != nil {
+				count(it.Glyph)
+			}
+		}
+	}
+	switch {
+	case good == 0 && bad == 0:
+		return false, "no visible text"
+	case bad > good:
+		return false, "text layer mostly unmapped glyphs ((cid:NN), private-use or replacement characters)"
+	case good < 20 && coveredByImage(p):
+		return false, "a page-sized image with hardly any text on it"
+	}
+	return true, ""
+}
+
+// coveredByImage reports an image covering most of the page (a scanned page).
+func coveredByImage(p *pdf.Page) bool {
+	area := p.Width * p.Height
+	for _, im := range p.Geometry.Images {
+		if (im.X1-im.X0)*(im.Y1-im.Y0) > 0.5*area {
+			return true
+		}
+	}
+	return false
+}

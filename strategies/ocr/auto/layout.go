@@ -1,0 +1,156 @@
+package auto
+
+import (
+	"context"
+	"encoding/base64"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/layout"
+	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/strategies/fast"
+)
+
+// HiRes is the hi_res strategy for PDFs (also what auto resolves to with the API defaults,
+// table inference on): every page whose text layer is usable is laid out from its own
+// geometry by package layout, in this process and without rendering; only the pages without
+// one (scans, glyphless or garbage text layers: layout.Usable) go to the wrapped OCR hi_res,
+// in one call listing them (ocr_pages). Images and other types go to the OCR strategy as
+// they are. The PDF is parsed once (fast.Open, shared with the precheck) and each page is
+// read and laid out once.
+type HiRes struct {
+	// ocr is the OCR hi_res strategy (a plugin), nil when not installed.
+	ocr engine.Partitioner
+}
+
+var _ engine.Partitioner = (*HiRes)(nil)
+
+func (s *HiRes) ocrMissing(what string) error {
+	return engine.Errorf(engine.KindBadRequest, "%s needs OCR, and the hi_res OCR strategy is not available in this installation; "+
+		"install the OCR plugin (see plugins/README.md)", what)
+}
+
+// Partition implements engine.Partitioner.
+func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	if doc.MIMEType != "application/pdf" {
+		if s.ocr == nil {
+			return s.ocrMissing("An image")
+		}
+		return s.ocr.Partition(ctx, doc, opts, emit)
+	}
+	d, err := fast.Open(ctx, doc)
+	if err != nil {
+		return err
+	}
+	log := opts.Log()
+	ft, _ := engine.TypeForMIME(doc.MIMEType)
+	lo := layout.Options{
+		TableHTML:    opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name),
+		ExtractTypes: map[element.Type]bool{},
+	}
+	for _, t := range opts.ExtractImageBlockTypes {
+		for _, typ := range []element.Type{element.Image, element.Table, element.FigureCaption} {
+			if strings.EqualFold(t, string(typ)) {
+				lo.ExtractTypes[typ] = true
+			}
+		}
+	}
+	if len(lo.ExtractTypes) > 0 {
+		lo.ImageData = func(im pdf.Image) (string, string, bool) {
+			if b, ok := d.ImageJPEG(im.Ref); ok {
+				return "image/jpeg", base64.StdEncoding.EncodeToString(b), true
+			}
+			return "", "", false
+		}
+	}
+	ld := layout.New(lo)
+	params := fast.Params(opts)
+	n := d.NumPages()
+	var scans []int
+	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
+	held := map[int][]element.Element{}
+	for i := 1; i <= n; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p, err := d.Page(ctx, i, params)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// An unreadable content stream may still render: OCR has the last word.
+			log.Warn("hi_res: page text layer unreadable, OCR instead", "page", i, "error", err)
+			scans = append(scans, i)
+			continue
+		}
+		if ok, why := layout.Usable(p); !ok {
+			log.Debug("hi_res: no usable text layer, OCR instead", "page", i, "reason", why)
+			d.Recycle(p)
+			scans = append(scans, i)
+			continue
+		}
+		els, err := ld.Page(ctx, p)
+		d.Recycle(p)
+		if err != nil {
+			return err
+		}
+		if opts.IncludePageBreaks {
+			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
+		}
+		opts.ReportPage(i, n, "layout")
+		if len(scans) > 0 {
+			held[i] = els
+			continue
+		}
+		for _, e := range els {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	if len(scans) == 0 {
+		return nil
+	}
+	if s.ocr == nil {
+		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
+	}
+	opts.Report(engine.Progress{Strategy: "hi_res", Pages: scans, Reason: "no usable text layer (the other pages are laid out from the PDF's geometry)"})
+	o := *opts
+	o.Extra = map[string]string{}
+	for k, v := range opts.Extra {
+		o.Extra[k] = v
+	}
+	o.Extra[ExtraPages] = joinInts(scans, ",")
+	err = s.ocr.Partition(ctx, doc, &o, func(e element.Element) error {
+		p := 0
+		if e.Metadata.PageNumber != nil {
+			p = *e.Metadata.PageNumber
+		}
+		if slices.Contains(scans, p) {
+			held[p] = append(held[p], e)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := scans[0]; i <= n; i++ {
+		for _, e := range held[i] {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func joinInts(ns []int, sep string) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}

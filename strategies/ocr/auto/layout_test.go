@@ -1,0 +1,99 @@
+package auto
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/pdftest"
+	_ "github.com/quarrydocs/quarry/strategies/fast"
+)
+
+// fakeOCR stands in for the OCR plugin's hi_res: it records the pages it was asked for and
+// emits one element per page.
+type fakeOCR struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (f *fakeOCR) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	f.mu.Lock()
+	f.calls = append(f.calls, opts.Extra[ExtraPages])
+	f.mu.Unlock()
+	for _, s := range strings.Split(opts.Extra[ExtraPages], ",") {
+		n, _ := strconv.Atoi(s)
+		if err := emit(element.Element{Type: element.NarrativeText, Text: fmt.Sprintf("ocr page %d", n), Metadata: element.Metadata{PageNumber: element.Int(n)}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var installOnce sync.Once
+var ocr = &fakeOCR{}
+
+func setup() {
+	installOnce.Do(func() {
+		engine.ReplaceStrategy("hi_res", ocr)
+		Install()
+	})
+}
+
+// With the API defaults (auto, table inference on) a born-digital page is laid out from its
+// geometry and never OCRed; a scanned page and a page of unmapped glyphs go to OCR, in one call
+// naming them, and the result keeps page order.
+func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
+	setup()
+	f := pdftest.FirstExtra(4)
+	res := fmt.Sprintf("<< /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1, f+2)
+	text := func(s string) string {
+		return pdftest.Text("F1", 11, 72, 700, s+" is a sentence on a born-digital page.")
+	}
+	d := pdftest.Doc{
+		Pages: []pdftest.Page{
+			{Content: text("One"), Resources: res},
+			{Content: "q 612 0 0 792 0 0 cm /Im1 Do Q", Resources: res},
+			{Content: "BT /F2 12 Tf 72 700 Td <000100020003000400050006> Tj ET", Resources: res},
+			{Content: text("Four"), Resources: res},
+		},
+		Extra: []string{
+			pdftest.Helvetica,
+			fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [%d 0 R] >>", f+3),
+			pdftest.Stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x80"),
+			"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 >>",
+		},
+	}
+	ocr.calls = nil
+	els, err := engine.Partition(context.Background(), engine.NewDocument("mixed.pdf", d.Bytes()), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range els {
+		got = append(got, fmt.Sprintf("%d:%s", *e.Metadata.PageNumber, e.Text))
+	}
+	want := []string{"1:One is a sentence on a born-digital page.", "2:ocr page 2", "3:ocr page 3", "4:Four is a sentence on a born-digital page."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if len(ocr.calls) != 1 || ocr.calls[0] != "2,3" {
+		t.Errorf("OCR calls = %q, want one for pages 2,3", ocr.calls)
+	}
+	// A born-digital document never reaches OCR.
+	ocr.calls = nil
+	d.Pages = []pdftest.Page{{Content: text("Only"), Resources: res}}
+	d.Pages = append(d.Pages, d.Pages[0], d.Pages[0], d.Pages[0])
+	opts := engine.DefaultOptions()
+	opts.Strategy = "hi_res"
+	if _, err := engine.Partition(context.Background(), engine.NewDocument("text.pdf", d.Bytes()), opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(ocr.calls) != 0 {
+		t.Errorf("OCR called on a born-digital PDF: %q", ocr.calls)
+	}
+}
