@@ -416,6 +416,8 @@ func (s *Source) List(ctx context.Context, yield func(connectors.Document) error
 					doc.Version = p.Version + "+acl.unknown"
 				} else {
 					doc.DataSource["permissions_data"] = pd
+					// The reference's field for an ACL version (its SharePoint connector sets it).
+					doc.DataSource["permissions_version"] = digest
 					doc.Version = p.Version + "+acl." + digest
 				}
 			}

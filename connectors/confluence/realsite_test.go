@@ -495,6 +495,9 @@ func TestIncrementalVersions(t *testing.T) {
 		t.Fatalf("after a restriction on 15: %v", got)
 	}
 	wantPerms(t, got["DEV/15.html"], perms([]string{"acc-dave"}, nil, nil, nil, nil, nil))
+	if v := got["DEV/15.html"].DataSource["permissions_version"]; v == nil || !strings.HasSuffix(got["DEV/15.html"].Version, "+acl."+v.(string)) || got["DEV/15.html"].DataSource["version"] != "2" {
+		t.Errorf("page 15: permissions_version %v, version %q", v, got["DEV/15.html"].Version)
+	}
 	f.Pages[len(f.Pages)-2].ReadGroups = []string{"grp-leads"} // page 50, inherited by 51
 	got = run()
 	if len(got) != 2 {
