@@ -295,3 +295,30 @@ func TestNoTableInProseListsOrColumns(t *testing.T) {
 		}
 	})
 }
+
+func TestTableBesideProseColumn(t *testing.T) {
+	// A two-column page: prose on the left, a table in the right column on the same
+	// baselines as the prose lines.
+	var ws []Word
+	y := 740.0
+	for range 3 {
+		var p []Word
+		p, y = paragraph(lorem, 72, y, 220)
+		ws = append(ws, p...)
+	}
+	xs := []float64{320, 420, 480}
+	ty := 740.0
+	ws = append(ws, row(ty, xs, "Dataset", "Train", "Test")...)
+	for _, r := range [][]string{{"Questions", "79 168", "3 610"}, {"Trivia", "78 785", "11 313"}, {"Web", "3 417", "2 032"}, {"Curated", "1 353", "694"}} {
+		ty -= 1.2 * fs
+		ws = append(ws, row(ty, xs, r...)...)
+	}
+	ts := find(t, &Page{Words: ws})
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	sameGrid(t, ts[0], [][]string{{"Dataset", "Train", "Test"}, {"Questions", "79 168", "3 610"}, {"Trivia", "78 785", "11 313"}, {"Web", "3 417", "2 032"}, {"Curated", "1 353", "694"}})
+	if ts[0].Box.X0 < 300 {
+		t.Errorf("the table took in the prose column: box %+v", ts[0].Box)
+	}
+}

@@ -2,6 +2,7 @@ package icdar
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -105,5 +106,25 @@ func TestReadStructure(t *testing.T) {
 	g := Grid(ts[0].Cells)
 	if g[0][0] != "FEMIP Country" || g[0][1] != "Signed TA (EURm)" || g[1][0] != "Algeria" {
 		t.Errorf("grid head %q", g[:2])
+	}
+}
+
+func TestFromHTML(t *testing.T) {
+	for _, s := range []string{
+		`<table><thead><tr><th rowspan="2">Name</th><th colspan="2">Results</th></tr></thead><tbody><tr><td>A</td><td></td></tr><tr><td>x &amp; y</td><td/><td>z<br/>w</td></tr></tbody></table>`,
+		`<table><tr><td rowspan="2">Name</td><td colspan="2">Results</td></tr><tr><td>A</td><td/></tr><tr><td>x &amp; y</td><td/><td>z<br/>w</td></tr></table>`,
+	} {
+		cells, err := FromHTML(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := Grid(cells)
+		want := [][]string{{"Name", "Results", ""}, {"", "A", ""}, {"x & y", "", "z w"}}
+		if fmt.Sprint(g) != fmt.Sprint(want) {
+			t.Errorf("%s\n grid %q\n want %q", s, g, want)
+		}
+		if cells[0].EndRow != 1 || cells[1].EndCol != 2 {
+			t.Errorf("spans %+v", cells[:2])
+		}
 	}
 }
