@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -472,17 +473,29 @@ func (c *client) getJSON(ctx context.Context, ref, what string, out any) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.get(ctx, u, what)
-	if err != nil {
-		return err
+	for attempt := 1; ; attempt++ {
+		resp, err := c.get(ctx, u, what)
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(io.LimitReader(resp.Body, maxJSONBytes))
+		dec.UseNumber()
+		err = dec.Decode(out)
+		resp.Body.Close()
+		if err == nil {
+			return nil
+		}
+		err = fmt.Errorf("confluence: %s: decode response: %w", what, err)
+		// A body cut short (connection reset, proxy timeout) is transient like a 503; a body
+		// that is not the expected JSON is not.
+		var ne net.Error
+		if !(errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne)) || attempt >= c.retry.MaxAttempts {
+			return err
+		}
+		if err := c.retry.Sleep(ctx, c.backoff(attempt)); err != nil {
+			return fmt.Errorf("confluence: %s: %w", what, err)
+		}
 	}
-	defer resp.Body.Close()
-	dec := json.NewDecoder(io.LimitReader(resp.Body, maxJSONBytes))
-	dec.UseNumber()
-	if err := dec.Decode(out); err != nil {
-		return fmt.Errorf("confluence: %s: decode response: %w", what, err)
-	}
-	return nil
 }
 
 // nextRef turns a pagination link into a path relative to the REST root. v1 links are relative

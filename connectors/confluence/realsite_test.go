@@ -195,6 +195,29 @@ func TestListingErrorsAfterRetries(t *testing.T) {
 	}
 }
 
+// A body cut short after a 200 is retried like a 503; a body that is not JSON is not.
+func TestTruncatedAnswers(t *testing.T) {
+	f := cloudSite(t)
+	f.Fail("api/v2/pages$", 200, "", 2)
+	f.Fail("content/12/restriction", 200, "", 1)
+	sl := &sleeper{}
+	cfg := cloudConfig(f, sl)
+	cfg.Spaces = []string{"DEV"}
+	src, _ := NewSource(cfg)
+	docs, err := listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPerms(t, byID(docs)["DEV/12.html"], restrictedPerms)
+	if len(docs) != 4 || len(sl.waits) != 3 {
+		t.Errorf("listed %v after %d waits, want 4 pages after 3", ids(docs), len(sl.waits))
+	}
+	f.Fail("api/v2/pages$", 200, "", -1)
+	if _, err := listDocs(t, src); err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Errorf("always truncated: %v", err)
+	}
+}
+
 // A cancelled context ends a Retry-After wait at once.
 func TestRetryWaitCancellable(t *testing.T) {
 	f := cloudSite(t)

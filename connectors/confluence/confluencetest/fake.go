@@ -58,9 +58,9 @@ type Site struct {
 	requests []string
 }
 
-// fault answers status (with Retry-After when set) to requests whose path (below the context
-// path, without query) contains match, or equals it when match ends with "$", times times
-// (negative: always).
+// fault answers status (with Retry-After when set; 200 means a body cut short) to requests whose
+// path (below the context path, without query) contains match, or equals it when match ends
+// with "$", times times (negative: always).
 type fault struct {
 	match      string
 	status     int
@@ -234,9 +234,16 @@ func (f *Site) serve(w http.ResponseWriter, r *http.Request) {
 		if ft.retryAfter != "" {
 			w.Header().Set("Retry-After", ft.retryAfter)
 		}
-		if ft.status == 429 {
+		switch ft.status {
+		case 429:
 			f.v2Error(w, 429, "TOO_MANY_REQUESTS", "Rate limit exceeded")
-		} else {
+		case 200:
+			// A 200 whose body is cut short: the connection ends before Content-Length bytes.
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "4096")
+			w.WriteHeader(200)
+			fmt.Fprint(w, `{"results": [`)
+		default:
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(ft.status)
 			fmt.Fprint(w, "<html>Service Unavailable</html>")
