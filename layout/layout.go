@@ -556,6 +556,7 @@ func buildBlocks(ls []tline, body float64) []region {
 	}
 	for i := range done {
 		r := &done[i]
+		orderRows(r.lines)
 		parts := make([]string, len(r.lines))
 		for k, l := range r.lines {
 			parts[k] = l.text
@@ -567,6 +568,21 @@ func buildBlocks(ls []tline, body float64) []region {
 		}
 	}
 	return done
+}
+
+// orderRows puts a block's lines in reading order: rows top to bottom (lines overlapping
+// vertically by more than half are one row), a row's pieces left to right.
+func orderRows(ls []tline) {
+	sort.SliceStable(ls, func(a, b int) bool { return ls[a].b.y0+ls[a].b.y1 < ls[b].b.y0+ls[b].b.y1 })
+	for i := 0; i < len(ls); {
+		j := i + 1
+		for j < len(ls) && math.Min(ls[j-1].b.y1, ls[j].b.y1)-math.Max(ls[j-1].b.y0, ls[j].b.y0) > 0.5*math.Min(ls[j-1].b.h(), ls[j].b.h()) {
+			j++
+		}
+		row := ls[i:j]
+		sort.SliceStable(row, func(a, b int) bool { return row[a].b.x0 < row[b].b.x0 })
+		i = j
+	}
 }
 
 // continues reports whether line b, below line a, goes on a's block.
@@ -604,13 +620,21 @@ func continues(r *region, a, b tline, body float64) bool {
 			return false
 		}
 	}
-	// A first-line indent under a line flush with the block's left edge starts a paragraph
-	// (a list item's first line is exempt: its next lines hang indented).
+	// Indents. A block whose later lines hang indented under its first (a reference, a list
+	// item) ends where a line comes back to the first line's edge. Otherwise a first-line
+	// indent under a line flush with the block's left edge starts a paragraph (a list item's
+	// first line is exempt: its next lines hang indented).
 	em := math.Max(a.size, 1)
-	aFlush := math.Abs(a.b.x0-r.b.x0) < 0.3*em
-	lead := classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
-	if aFlush && !lead && b.b.x0-r.b.x0 > 0.8*em && b.b.x0-r.b.x0 < 6*em && len(r.lines) >= 1 && r.b.w() > 15*em {
-		return false
+	if len(r.lines) >= 2 {
+		first, second := r.lines[0].b.x0, r.lines[1].b.x0
+		if second-first > 0.8*em {
+			return math.Abs(b.b.x0-first) >= 0.3*em
+		}
+		aFlush := math.Abs(a.b.x0-r.b.x0) < 0.3*em
+		lead := classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
+		if aFlush && !lead && b.b.x0-r.b.x0 > 0.8*em && b.b.x0-r.b.x0 < 6*em && r.b.w() > 15*em {
+			return false
+		}
 	}
 	// A line ending a sentence well short of the block's right edge ends the paragraph.
 	t := strings.TrimSpace(a.text)
@@ -622,24 +646,9 @@ func continues(r *region, a, b tline, body float64) bool {
 
 var numberedItem = regexp.MustCompile(`^(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s`)
 
-// joinLines joins a block's lines with spaces, rejoining a word hyphenated across lines.
-func joinLines(parts []string) string {
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			prev := parts[i-1]
-			if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLower(rune(prev[len(prev)-2])) && p != "" && unicode.IsLower([]rune(p)[0]) {
-				s := b.String()
-				b.Reset()
-				b.WriteString(s[:len(s)-1])
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
+// joinLines joins a block's lines with spaces. A word hyphenated across lines keeps its hyphen
+// ("veriﬁ- cation"), as the reference's text does: a hyphen cannot be told from a compound's.
+func joinLines(parts []string) string { return strings.Join(parts, " ") }
 
 var captionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.|chart|exhibit|plate)\s*[0-9IVX]+[.:]?`)
 

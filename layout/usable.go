@@ -47,8 +47,10 @@ func Usable(p *pdf.Page) (bool, string) {
 		}
 	}
 	switch {
+	case good == 0 && bad == 0 && !hasPicture(p):
+		return true, "" // a blank page, or rules and shapes only: nothing to read, nothing to OCR
 	case good == 0 && bad == 0:
-		return false, "no visible text"
+		return false, "no visible text, an image"
 	case bad > good:
 		return false, "text layer mostly unmapped glyphs ((cid:NN), private-use or replacement characters)"
 	case good < 20 && coveredByImage(p):
@@ -62,6 +64,17 @@ func coveredByImage(p *pdf.Page) bool {
 	area := p.Width * p.Height
 	for _, im := range p.Geometry.Images {
 		if (im.X1-im.X0)*(im.Y1-im.Y0) > 0.5*area {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPicture reports an image placement large enough to hold text (a tenth of the page).
+func hasPicture(p *pdf.Page) bool {
+	area := p.Width * p.Height
+	for _, im := range p.Geometry.Images {
+		if !im.ImageMask && (im.X1-im.X0)*(im.Y1-im.Y0) > 0.1*area {
 			return true
 		}
 	}
