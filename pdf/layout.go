@@ -662,6 +662,9 @@ func Analyze(glyphs []Glyph, width, height float64, p LAParams) []*TextBox {
 	lines := groupLines(glyphs, p)
 	kept := lines[:0]
 	for _, l := range lines {
+		if hasRTL(l) {
+			logicalOrder(l, glyphs, p)
+		}
 		if !lineEmpty(l) {
 			kept = append(kept, l)
 		}
