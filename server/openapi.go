@@ -2,10 +2,13 @@ package server
 
 import (
 	"bytes"
+	_ "embed"
 	"html/template"
+	"net/http"
 	"strings"
 
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/openapi"
 )
 
 // paramSchema is the OpenAPI schema of one form parameter, derived from engine.Params so the
@@ -83,8 +86,9 @@ func detailSchema(desc string) map[string]any {
 	}
 }
 
-// openAPIDocument builds the OpenAPI 3.1 description of the API.
-func openAPIDocument() []byte {
+// openAPIDocument builds the OpenAPI 3.1 description of the partition API, then lets each
+// extension add its operations (the platform API adds its own from its route table).
+func openAPIDocument(extensions ...func(paths map[string]any, c openapi.Components)) []byte {
 	props := map[string]any{
 		"files": map[string]any{
 			"type":        "array",
@@ -136,15 +140,16 @@ func openAPIDocument() []byte {
 	doc := map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{
-			"title":       "Quarry partition API",
+			"title":       "Quarry API",
 			"version":     "0.1.0",
-			"description": "Turns documents into typed elements; wire-compatible with the Unstructured partition API.",
+			"description": "Turns documents into typed elements; wire-compatible with the Unstructured partition API (/general/v0/general) and, under /api/v1, the Unstructured platform API (connectors, workflows, jobs).",
 		},
 		"paths": map[string]any{
 			"/general/v0/general": map[string]any{"post": partition},
 			"/healthcheck": map[string]any{"get": map[string]any{
 				"operationId": "healthcheck",
 				"summary":     "Health check",
+				"tags":        []string{"general"},
 				"responses": map[string]any{"200": map[string]any{
 					"description": "The server is up",
 					"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
@@ -195,6 +200,11 @@ func openAPIDocument() []byte {
 			},
 		},
 	}
+	paths := doc["paths"].(map[string]any)
+	schemas := openapi.Components(doc["components"].(map[string]any)["schemas"].(map[string]any))
+	for _, add := range extensions {
+		add(paths, schemas)
+	}
 	b, err := marshalNoEscape(doc)
 	if err != nil {
 		panic("server: OpenAPI document does not encode: " + err.Error()) // static data: a bug, not input
@@ -202,38 +212,30 @@ func openAPIDocument() []byte {
 	return b
 }
 
-var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Quarry partition API</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-code,pre{font-family:ui-monospace,monospace;background:#f4f4f4;padding:0 .2em}
-pre{padding:.6em;overflow-x:auto}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
-</style></head><body>
-<h1>Quarry partition API</h1>
-<p>Wire-compatible with the Unstructured partition API. Machine-readable description:
-<a href="/general/openapi.json">/general/openapi.json</a>.</p>
-<h2>POST /general/v0/general</h2>
-<p>A <code>multipart/form-data</code> body with one <code>files</code> part per document and the
-parameters below as text fields. API key (when the server has keys): header
-<code>unstructured-api-key</code> (also <code>service-api-key</code> or
-<code>Authorization: Bearer</code>).</p>
-<pre>curl -s -X POST http://localhost:8000/general/v0/general \
-  -H "unstructured-api-key: $KEY" \
-  -F files=@report.pdf -F strategy=fast -F languages=eng</pre>
-<table><thead><tr><th>parameter</th><th>type</th><th>default</th><th>description</th></tr></thead><tbody>
-<tr><td><code>files</code></td><td>file, repeatable</td><td>required</td><td>the documents; <code>.gz</code> uploads are decompressed</td></tr>
-{{range .}}<tr><td><code>{{.Name}}</code></td><td>{{.Type}}</td><td>{{.Default}}</td><td>{{.Help}}</td></tr>
-{{end}}</tbody></table>
-<h2>Other routes</h2>
-<ul><li><code>GET /healthcheck</code></li><li><code>GET /metrics</code> (Prometheus)</li>
-<li><code>GET /general/openapi.json</code></li></ul>
-</body></html>
-`))
+// DescribeAPI adds operations served beside the partition API (mounted with Mount) to the
+// OpenAPI document at /openapi.json and the docs page. Call it before serving.
+func (s *Server) DescribeAPI(add func(paths map[string]any, c openapi.Components)) {
+	s.describe = append(s.describe, add)
+	s.openapi = openAPIDocument(s.describe...)
+}
+
+//go:embed docs.html
+var docsHTML string
+
+//go:embed docs.js
+var docsJS []byte
+
+var docsTemplate = template.Must(template.New("docs").Parse(docsHTML))
 
 type docsRow struct{ Name, Type, Default, Help string }
 
-func docsPage() []byte {
+type docsData struct {
+	Base string
+	Rows []docsRow
+}
+
+// docsRows lists the partition parameters for the docs page's table.
+func docsRows() []docsRow {
 	var rows []docsRow
 	for _, p := range engine.Params() {
 		s := paramSchema(p)
@@ -251,9 +253,32 @@ func docsPage() []byte {
 		}
 		rows = append(rows, docsRow{p.Name, typ, def, s["description"].(string)})
 	}
+	return rows
+}
+
+// docsPage renders the docs page for a request: its examples use the address the browser
+// used to reach the server, never a fixed localhost:8000.
+func (s *Server) docsPage(r *http.Request) []byte {
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = "localhost"
+	}
 	var b bytes.Buffer
-	if err := docsTemplate.Execute(&b, rows); err != nil {
+	if err := docsTemplate.Execute(&b, docsData{Base: scheme + "://" + host, Rows: s.docRows}); err != nil {
 		panic("server: docs page does not render: " + err.Error()) // static data: a bug, not input
 	}
 	return b.Bytes()
+}
+
+func (s *Server) handleDocsJS(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Write(docsJS)
 }

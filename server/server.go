@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/quarrydocs/quarry/internal/openapi"
 )
 
 // Config configures a Server. The zero value is usable: every field has a default.
@@ -90,8 +92,10 @@ type Server struct {
 	limit   *limiter
 	metrics *metrics
 	openapi []byte
-	docs    []byte
-	handler http.Handler
+	docRows []docsRow
+	// describe are the extensions of the OpenAPI document (DescribeAPI).
+	describe []func(paths map[string]any, c openapi.Components)
+	handler  http.Handler
 	// overload summarises 503 answers in one warning line per interval.
 	overload *rateLog
 }
@@ -108,7 +112,7 @@ func New(cfg Config) *Server {
 	s.metrics = newMetrics(cfg.Registry)
 	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
 	s.openapi = openAPIDocument()
-	s.docs = docsPage()
+	s.docRows = docsRows()
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/general/v0/general", s.handleGeneral)
@@ -117,6 +121,8 @@ func New(cfg Config) *Server {
 	mux.HandleFunc("/general/openapi.json", s.handleOpenAPI)
 	mux.HandleFunc("/openapi.json", s.handleOpenAPI)
 	mux.HandleFunc("/general/docs", s.handleDocs)
+	mux.HandleFunc("/docs", s.handleDocs)
+	mux.HandleFunc("/docs.js", s.handleDocsJS)
 	mux.Handle("/metrics", s.metrics.handler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusNotFound, "Not Found")
@@ -150,7 +156,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(s.docs)
+	w.Write(s.docsPage(r))
 }
 
 func methodNotAllowed(w http.ResponseWriter, allow string) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	_ "github.com/quarrydocs/quarry/formats/all"
+	"github.com/quarrydocs/quarry/platform/api"
 	"github.com/quarrydocs/quarry/server"
 	_ "github.com/quarrydocs/quarry/strategies/fast"
 	"github.com/quarrydocs/quarry/ui"
@@ -159,6 +160,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer p.Close(*grace)
 	srv.Mount("/api/v1/", p.Handler())
+	srv.DescribeAPI(api.OpenAPI)
 	srv.RedirectRoot("/ui/")
 	ln, err := listenOn(ctx, listen)
 	if err != nil {

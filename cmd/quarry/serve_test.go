@@ -113,7 +113,7 @@ func TestAnnounceOnTerminal(t *testing.T) {
 	announce(&b, true, nil, ln, 0, "sqlite:data/quarry.db")
 	out := b.String()
 	port := ln.Addr().(*net.TCPAddr).Port
-	for _, want := range []string{"Web UI", "/ui/", "API docs", "/general/docs", "Health check", "/healthcheck", "only this machine can connect", "Ctrl-C"} {
+	for _, want := range []string{"Web UI", "/ui/", "API docs", "/docs", "Health check", "/healthcheck", "only this machine can connect", "Ctrl-C"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner lacks %q:\n%s", want, out)
 		}

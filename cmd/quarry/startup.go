@@ -53,7 +53,7 @@ func endpointsFor(addr net.Addr) endpoints {
 		host = "localhost"
 	}
 	base := "http://" + net.JoinHostPort(host, port)
-	return endpoints{Base: base, UI: base + "/ui/", Docs: base + "/general/docs", OpenAPI: base + "/general/openapi.json",
+	return endpoints{Base: base, UI: base + "/ui/", Docs: base + "/docs", OpenAPI: base + "/openapi.json",
 		Health: base + "/healthcheck", Partition: base + "/general/v0/general"}
 }
 

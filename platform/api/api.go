@@ -82,32 +82,9 @@ func New(cfg Config) *API {
 		m.HandleFunc(pattern, h)
 		m.HandleFunc(pattern+"/", h)
 	}
-	for _, role := range []store.Role{store.RoleSource, store.RoleDestination} {
-		c := connectorRoutes{a: a, role: role}
-		base := "/api/v1/" + string(role) + "s"
-		handle("GET "+base, c.list)
-		handle("POST "+base, c.create)
-		handle("GET "+base+"/{id}", c.get)
-		handle("PUT "+base+"/{id}", c.update)
-		handle("DELETE "+base+"/{id}", c.delete)
-		handle("POST "+base+"/{id}/connection-check", c.startCheck)
-		handle("GET "+base+"/{id}/connection-check", c.latestCheck)
+	for _, rt := range a.routes() {
+		handle(rt.Method+" "+rt.Path, rt.handler)
 	}
-	handle("GET /api/v1/workflows", a.listWorkflows)
-	handle("POST /api/v1/workflows", a.createWorkflow)
-	handle("GET /api/v1/workflows/{id}", a.getWorkflow)
-	handle("PUT /api/v1/workflows/{id}", a.updateWorkflow)
-	handle("DELETE /api/v1/workflows/{id}", a.deleteWorkflow)
-	handle("POST /api/v1/workflows/{id}/run", a.runWorkflow)
-	handle("GET /api/v1/jobs", a.listJobs)
-	handle("POST /api/v1/jobs", a.createJob)
-	handle("GET /api/v1/templates", a.listTemplates)
-	handle("GET /api/v1/templates/{id}", a.getTemplate)
-	handle("GET /api/v1/jobs/{id}", a.getJob)
-	handle("POST /api/v1/jobs/{id}/cancel", a.cancelJob)
-	handle("GET /api/v1/jobs/{id}/details", a.jobDetails)
-	handle("GET /api/v1/jobs/{id}/failed-files", a.failedFiles)
-	handle("GET /api/v1/jobs/{id}/download", a.download)
 	return a
 }
 
