@@ -238,12 +238,19 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		edges[k-1] = (colsIv[k-1][1] + colsIv[k][0]) / 2
 	}
 	colOf := func(x float64) int { return sort.SearchFloat64s(edges, x) }
+	// A word belongs to the column holding its centre, and spans into a neighbour only when
+	// it overlaps that neighbour's text (as found on the defining lines) by more than a
+	// tenth of an em: a header wider than its figures reaches into the gutter, not across.
 	wordCols := func(w int) (int, int) {
 		b := ws[w].Box
-		pad := 0.1 * ws[w].Size
-		c0, c1 := colOf(b.X0+pad), colOf(b.X1-pad)
-		if c1 < c0 {
-			c0, c1 = colOf((b.X0+b.X1)/2), colOf((b.X0+b.X1)/2)
+		eps := 0.1 * ws[w].Size
+		c := colOf((b.X0 + b.X1) / 2)
+		c0, c1 := c, c
+		for c0 > 0 && b.X0 < colsIv[c0-1][1]-eps {
+			c0--
+		}
+		for c1 < len(colsIv)-1 && b.X1 > colsIv[c1+1][0]+eps {
+			c1++
 		}
 		return c0, c1
 	}

@@ -102,37 +102,72 @@ func continues(w Word, b Rect, dir int, size float64) bool {
 	return math.Abs(b.Y0-w.Box.Y0) < 0.4*size && b.X0 >= w.Box.X1-0.5*size && b.X0-w.Box.X1 <= gap
 }
 
-// inferDirs gives each glyph a direction: the caller's Dir when set or the glyph is upright,
-// otherwise the direction in which the run of non-upright glyphs around it advances.
+// inferDirs gives each glyph a direction: the caller's Dir when set, otherwise the direction
+// towards its next (or else previous) non-space neighbour in drawing order when that
+// neighbour is close (within twice the glyph's larger side), so the last glyph of a word
+// takes its direction from the glyph before it, not from the next word somewhere else. A
+// glyph with no close neighbour takes the most common direction of the page's glyphs (of its
+// turned glyphs when its reader says it is not upright). Upright alone cannot tell: a reader
+// calls a glyph upright when its matrix is not skewed, upside-down text included.
 func inferDirs(gs []Glyph) []int {
 	dirs := make([]int, len(gs))
+	var turned, all [4]int
 	for i, g := range gs {
-		dirs[i] = norm(g.Dir)
-		if g.Upright || g.Dir != 0 {
+		if g.Dir != 0 {
+			dirs[i] = norm(g.Dir)
 			continue
 		}
-		// Compare with the nearest non-space neighbour that is also not upright.
-		d := 0
+		dirs[i] = -1
+		reach := 2 * math.Max(g.Box.W(), g.Box.H())
 		for _, j := range []int{i + 1, i - 1} {
-			if j < 0 || j >= len(gs) || gs[j].Upright || strings.TrimSpace(gs[j].Text) == "" {
+			if j < 0 || j >= len(gs) || strings.TrimSpace(gs[j].Text) == "" {
 				continue
 			}
 			dx := (gs[j].Box.X0 + gs[j].Box.X1 - g.Box.X0 - g.Box.X1) / 2
 			dy := (gs[j].Box.Y0 + gs[j].Box.Y1 - g.Box.Y0 - g.Box.Y1) / 2
+			if math.Hypot(dx, dy) > reach || (dx == 0 && dy == 0) {
+				continue
+			}
 			if j < i {
 				dx, dy = -dx, -dy
 			}
 			switch {
 			case math.Abs(dy) > 2*math.Abs(dx) && dy > 0:
-				d = 90
+				dirs[i] = 90
 			case math.Abs(dy) > 2*math.Abs(dx) && dy < 0:
-				d = 270
+				dirs[i] = 270
 			case math.Abs(dx) > 2*math.Abs(dy) && dx < 0:
-				d = 180
+				dirs[i] = 180
+			case math.Abs(dx) > 2*math.Abs(dy):
+				dirs[i] = 0
 			}
-			break
+			if dirs[i] >= 0 {
+				break
+			}
 		}
-		dirs[i] = d
+		if dirs[i] >= 0 {
+			all[dirs[i]/90]++
+			if !g.Upright {
+				turned[dirs[i]/90]++
+			}
+		}
+	}
+	mostOf := func(n [4]int) int {
+		best := 0
+		for k := range n {
+			if n[k] > n[best] {
+				best = k
+			}
+		}
+		return 90 * best
+	}
+	for i, g := range gs {
+		if dirs[i] < 0 {
+			dirs[i] = mostOf(all)
+			if !g.Upright {
+				dirs[i] = mostOf(turned)
+			}
+		}
 	}
 	return dirs
 }
