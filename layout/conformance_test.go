@@ -30,7 +30,7 @@ func layoutFile(t testing.TB, path string, opts Options) []element.Element {
 	doc := New(opts)
 	var out []element.Element
 	for n := 1; n <= d.NumPages(); n++ {
-		p, err := d.Page(ctx, n, pdf.DefaultLAParams())
+		p, err := d.Page(ctx, n, Params(pdf.DefaultLAParams()))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -97,6 +97,14 @@ type glyphSource struct {
 	drop   []bool
 }
 
+// Params are the reading parameters of a page to lay out: base (pdfminer's knobs) without the
+// box grouping, which the layout does not use (it groups lines itself) and which is quadratic
+// on long runs of aligned lines.
+func Params(base pdf.LAParams) pdf.LAParams {
+	base.LinesOnly = true
+	return base
+}
+
 // maxPictureWords is the most text a picture takes as its own (labels, a chart's axes).
 const maxPictureWords = 80
 
@@ -107,7 +115,7 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 
 	srcs := []*glyphSource{{glyphs: p.Glyphs, boxes: p.Boxes}}
 	if fg := figureGlyphs(p); len(fg) > 0 {
-		srcs = append(srcs, &glyphSource{glyphs: fg, boxes: pdf.Analyze(fg, p.Width, p.Height, pdf.DefaultLAParams())})
+		srcs = append(srcs, &glyphSource{glyphs: fg, boxes: pdf.Analyze(fg, p.Width, p.Height, Params(pdf.DefaultLAParams()))})
 	}
 	for _, s := range srcs {
 		s.drop = hiddenGlyphs(s.glyphs)

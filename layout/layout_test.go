@@ -46,7 +46,7 @@ func layoutBytes(t *testing.T, data []byte) []element.Element {
 	doc := New(Options{TableHTML: true})
 	var out []element.Element
 	for n := 1; n <= d.NumPages(); n++ {
-		p, err := d.Page(ctx, n, pdf.DefaultLAParams())
+		p, err := d.Page(ctx, n, Params(pdf.DefaultLAParams()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestUsable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := doc.Page(context.Background(), 1, pdf.DefaultLAParams())
+		p, err := doc.Page(context.Background(), 1, Params(pdf.DefaultLAParams()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,5 +243,35 @@ func TestUsable(t *testing.T) {
 		if ok, why := Usable(p); ok != c.want {
 			t.Errorf("%s: usable = %v (%s), want %v", c.name, ok, why, c.want)
 		}
+	}
+}
+
+// A page carrying a 10,000-row table (a tall page, ruled rows) lays out within the budget and
+// keeps its text.
+func TestTenThousandRowTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large fixture")
+	}
+	const rows = 10000
+	var c strings.Builder
+	c.WriteString("0.2 w\n")
+	for r := 0; r < rows; r++ {
+		y := float64(rows-r) * 9
+		fmt.Fprintf(&c, "BT /F1 7 Tf 72 %g Td (row %d) Tj 150 0 Td (%d.5) Tj 150 0 Td (x%d) Tj ET\n", y, r, r, r)
+		fmt.Fprintf(&c, "72 %g m 540 %g l S\n", y-2, y-2)
+	}
+	d := docOf(c.String())
+	d.Pages[0].Width, d.Pages[0].Height = 612, rows*9+40
+	start := time.Now()
+	els := layoutBytes(t, d.Bytes())
+	if el := time.Since(start); el > 4*time.Second {
+		t.Errorf("page took %v", el)
+	}
+	n := 0
+	for _, e := range els {
+		n += strings.Count(e.Text, "row ")
+	}
+	if n != rows {
+		t.Errorf("rows kept: %d of %d (%d elements)", n, rows, len(els))
 	}
 }

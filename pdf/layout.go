@@ -16,6 +16,10 @@ type LAParams struct {
 	// NoBoxesFlow disables the hierarchical grouping and orders boxes top to bottom.
 	BoxesFlow   float64
 	NoBoxesFlow bool
+	// LinesOnly skips pdfminer's box grouping (quadratic on long runs of aligned lines): each
+	// line comes back as a box of its own, in drawing order, for callers that group lines
+	// themselves (package layout). Not a pdfminer knob.
+	LinesOnly bool
 }
 
 // DefaultLAParams are the values the reference's partition_pdf passes to pdfminer.
@@ -670,6 +674,13 @@ func Analyze(glyphs []Glyph, width, height float64, p LAParams) []*TextBox {
 		}
 	}
 	page := bbox{0, 0, width, height}
+	if p.LinesOnly {
+		boxes := make([]*TextBox, len(kept))
+		for i, l := range kept {
+			boxes[i] = &TextBox{X0: l.X0, Y0: l.Y0, X1: l.X1, Y1: l.Y1, Lines: []*Line{l}, index: i}
+		}
+		return boxes
+	}
 	boxes := groupBoxes(kept, page, p)
 	orderBoxes(boxes, page, p)
 	return boxes

@@ -20,9 +20,11 @@ const HelveticaBold = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold 
 type Page struct {
 	Content   string
 	Resources string
+	// Width and Height set the MediaBox (default US Letter, 612 × 792).
+	Width, Height float64
 }
 
-// Doc is a document of US Letter pages (612 × 792) with extra objects (fonts, images).
+// Doc is a document of pages with extra objects (fonts, images).
 type Doc struct {
 	Pages []Page
 	Extra []string
@@ -50,7 +52,11 @@ func (d Doc) Bytes() []byte {
 		if res == "" {
 			res = "<< >>"
 		}
-		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources %s /Contents %d 0 R >>", res, 4+2*i),
+		w, h := p.Width, p.Height
+		if w == 0 || h == 0 {
+			w, h = 612, 792
+		}
+		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources %s /Contents %d 0 R >>", w, h, res, 4+2*i),
 			Stream("", p.Content))
 	}
 	objs = append(objs, d.Extra...)

@@ -67,7 +67,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		}
 	}
 	ld := layout.New(lo)
-	params := fast.Params(opts)
+	params := layout.Params(fast.Params(opts))
 	n := d.NumPages()
 	var scans []int
 	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
