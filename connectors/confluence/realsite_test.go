@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"reflect"
 	"slices"
@@ -589,5 +590,130 @@ func TestRegistryNetworkPolicy(t *testing.T) {
 	s2, _ := NewSource(cfg)
 	if err := s2.Check(context.Background()); !errors.Is(err, netguard.ErrBlocked) || len(sl.waits) != 0 {
 		t.Errorf("Check of a loopback name: %v after %d waits", err, len(sl.waits))
+	}
+}
+
+// Property: whatever the tree, permissions_data never lets a user read what Confluence would not
+// show them. Model: every user holds the space's view permission (through group "all"; the
+// connector does not resolve membership, see the README), and a user may view a page when, on
+// the page and every ancestor that has a view restriction, they are named among its viewers or
+// editors or belong to a group named there. A listed user, or any member of a listed group, must
+// pass that rule. It also checks that an unrestricted tree keeps the space's readers.
+func TestPermissionsNeverExposeMore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	users := []string{"u0", "u1", "u2", "u3", "u4", "u5"}
+	groups := []string{"g0", "g1", "g2"}
+	pick := func(from []string) []string {
+		var out []string
+		for _, x := range from {
+			if rng.IntN(3) == 0 {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	type node struct{ vu, vg, eu, eg []string }
+	restr := func(n node) map[string]any {
+		op := func(u, g []string) map[string]any {
+			us, gs := []any{}, []any{}
+			for _, id := range u {
+				us = append(us, map[string]any{"accountId": id})
+			}
+			for _, id := range g {
+				gs = append(gs, map[string]any{"id": id})
+			}
+			return map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": us}, "group": map[string]any{"results": gs}}}
+		}
+		return map[string]any{"read": op(n.vu, n.vg), "update": op(n.eu, n.eg)}
+	}
+	for iter := range 3000 {
+		member := map[string]map[string]bool{"all": {}}
+		for _, g := range groups {
+			member[g] = map[string]bool{}
+			for _, u := range pick(users) {
+				member[g][u] = true
+			}
+		}
+		for _, u := range users {
+			member["all"][u] = true
+		}
+		var chain []node
+		for range 1 + rng.IntN(4) {
+			n := node{}
+			if rng.IntN(2) == 0 {
+				n.vu, n.vg = pick(users), pick(groups)
+			}
+			if rng.IntN(3) == 0 {
+				n.eu, n.eg = pick(users), pick(groups)
+			}
+			chain = append(chain, n)
+		}
+		space := []any{confluencetest.Perm("group", "all", "read", "space")}
+		for _, u := range pick(users) {
+			space = append(space, confluencetest.Perm("user", u, "delete", "page"))
+		}
+		var maps []map[string]any
+		for _, n := range chain {
+			maps = append(maps, restr(n))
+		}
+		out, err := computePermissions(maps, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		canView := func(u string) bool {
+			for _, n := range chain {
+				if len(n.vu)+len(n.vg) == 0 {
+					continue
+				}
+				ok := slices.Contains(n.vu, u) || slices.Contains(n.eu, u)
+				for _, g := range append(slices.Clone(n.vg), n.eg...) {
+					ok = ok || member[g][u]
+				}
+				if !ok {
+					return false
+				}
+			}
+			return true
+		}
+		page := chain[len(chain)-1]
+		canEdit := func(u string) bool {
+			if !canView(u) {
+				return false
+			}
+			if len(page.eu)+len(page.eg) == 0 {
+				return false // no space admins in this model
+			}
+			ok := slices.Contains(page.eu, u)
+			for _, g := range page.eg {
+				ok = ok || member[g][u]
+			}
+			return ok
+		}
+		for i, op := range []string{"read", "update", "delete"} {
+			b := out.([]any)[i].(map[string]any)[op].(map[string]any)
+			allowed := canView
+			if op == "update" {
+				allowed = canEdit
+			}
+			for _, u := range b["users"].([]any) {
+				if !allowed(u.(string)) {
+					t.Fatalf("iteration %d: %s lists user %s\nchain %+v\nmembers %v", iter, op, u, chain, member)
+				}
+			}
+			for _, g := range b["groups"].([]any) {
+				for u := range member[g.(string)] {
+					if !allowed(u) {
+						t.Fatalf("iteration %d: %s lists group %s with member %s who may not\nchain %+v\nmembers %v", iter, op, g, u, chain, member)
+					}
+				}
+			}
+		}
+		restricted := false
+		for _, n := range chain {
+			restricted = restricted || len(n.vu)+len(n.vg) > 0
+		}
+		if read := out.([]any)[0].(map[string]any)["read"].(map[string]any); !restricted && !slices.Contains(read["groups"].([]any), any("all")) {
+			t.Fatalf("iteration %d: unrestricted page lost the space's readers: %v", iter, read)
+		}
 	}
 }
