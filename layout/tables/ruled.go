@@ -243,6 +243,7 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 		if 2*single < total {
 			var groups [][2]float64    // top and bottom of each line group
 			reach := map[int]float64{} // right end of the previous line's text per column
+			groupCols := map[int]bool{} // columns with text in the current group
 			for _, l := range perBand[r] {
 				cols := map[int]float64{}
 				for _, w := range l.words {
@@ -252,16 +253,21 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 				// The line continues the group when each of its columns continues text
 				// that filled most of that column's width (it wrapped), or when it is a
 				// single column's line starting in lower case or with a bracket.
-				wraps := len(groups) > 0
+				// A column empty so far in the group may start here (a figure set on the
+				// last line of its wrapped label), as long as one column wraps.
+				wraps, wrapped := len(groups) > 0, false
 				for c := range cols {
 					if c < 0 || c+1 >= len(xs) {
 						wraps = false
 						break
 					}
-					if x, ok := reach[c]; !ok || x < xs[c]+0.6*(xs[c+1]-xs[c]) {
+					if x, ok := reach[c]; ok && x >= xs[c]+0.6*(xs[c+1]-xs[c]) {
+						wrapped = true
+					} else if groupCols[c] {
 						wraps = false
 					}
 				}
+				wraps = wraps && wrapped
 				first := []rune(ws[l.words[0]].Text)[0]
 				if len(groups) > 0 && len(cols) == 1 && (unicode.IsLower(first) || first == '(' || first == '[') {
 					wraps = true
@@ -270,6 +276,10 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 					groups[len(groups)-1][1] = l.box.Y0
 				} else {
 					groups = append(groups, [2]float64{l.box.Y1, l.box.Y0})
+					clear(groupCols)
+				}
+				for c := range cols {
+					groupCols[c] = true
 				}
 				reach = cols
 			}

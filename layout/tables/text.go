@@ -352,6 +352,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 				lower := unicode.IsLower(first) || first == '(' || first == '['
 				cont = lower && !ln && !prev.spans && 2*len(l.phrases) <= len(pl.phrases)
 				cont = cont || (!prev.spans && continuesRow(l, prev.lines, block, ws, wordCols, colLeft, colRight))
+				cont = cont || wrappedLabel(pl, prev.lines, block, l, ws, wordCols, colLeft, colRight)
 			}
 			if cont {
 				prev.lines = append(prev.lines, k)
@@ -514,6 +515,28 @@ func composite(block []tline, ws []Word) []tline {
 		out = append(out, l)
 	}
 	return out
+}
+
+// wrappedLabel reports whether line l ends a label that wrapped: the row so far is text in
+// the first column only, its last line pl fills that column (85% of its width: the text
+// wrapped because it was full, where a section label is short), and l goes on in the first
+// column, with the row's other cells (figures set on the label's last line) beside it.
+func wrappedLabel(pl tline, rowLines []int, block []tline, l tline, ws []Word, wordCols func(int) (int, int), colLeft, colRight []float64) bool {
+	for _, k := range rowLines {
+		for _, w := range block[k].words {
+			if c0, _ := wordCols(w); c0 != 0 {
+				return false
+			}
+		}
+	}
+	if c0, _ := wordCols(l.words[0]); c0 != 0 {
+		return false
+	}
+	reach := math.Inf(-1)
+	for _, w := range pl.words {
+		reach = maxf(reach, ws[w].Box.X1)
+	}
+	return reach >= colLeft[0]+0.85*(colRight[0]-colLeft[0])
 }
 
 // continuesRow reports whether line l carries on the cells of a row: its first column is
