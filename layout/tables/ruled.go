@@ -241,8 +241,8 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 	virtual := []bool{false}
 	for r := 0; r < rows; r++ {
 		if 2*single < total {
-			var groups [][2]float64    // top and bottom of each line group
-			reach := map[int]float64{} // right end of the previous line's text per column
+			var groups [][2]float64     // top and bottom of each line group
+			reach := map[int]float64{}  // right end of the previous line's text per column
 			groupCols := map[int]bool{} // columns with text in the current group
 			for _, l := range perBand[r] {
 				cols := map[int]float64{}
