@@ -41,6 +41,9 @@ type Page struct {
 	Geometry Geometry
 	// Invisible counts glyphs drawn with rendering mode 3.
 	Invisible int
+	// OffPage counts glyphs dropped for lying outside the page or being larger than it
+	// (bounds.go).
+	OffPage int
 	// Warnings are non-fatal problems met while reading the page.
 	Warnings []error
 }
@@ -129,6 +132,7 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 	page.Figures = in.figs
 	page.ActualTexts = in.actual
 	page.Geometry = in.geom.g
+	page.OffPage = boundGlyphs(page)
 	for i := range page.Glyphs {
 		if page.Glyphs[i].Invisible {
 			page.Invisible++
