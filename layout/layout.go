@@ -108,8 +108,25 @@ func Params(base pdf.LAParams) pdf.LAParams {
 // maxPictureWords is the most text a picture takes as its own (labels, a chart's axes).
 const maxPictureWords = 80
 
-// Page lays out one page read by package pdf. It fails only when ctx is done.
+// Picture describes an Image element of a page: Element indexes the elements returned, the
+// box is in PDF points from the page's top-left corner, and Raster is set for a placed image
+// (PixW × PixH samples) as against a vector drawing.
+type Picture struct {
+	Element        int
+	X0, Y0, X1, Y1 float64
+	Raster         bool
+	PixW, PixH     int
+}
+
+// Page lays out one page read by package pdf (with Params). It fails only when ctx is done.
 func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) {
+	els, _, err := d.PageWithPictures(ctx, p)
+	return els, err
+}
+
+// PageWithPictures is Page, also describing the page's pictures (hi_res OCRs large placed
+// images for the text inside them).
+func (d *Doc) PageWithPictures(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, error) {
 	H := p.Height
 	toBox := func(x0, y0, x1, y1 float64) box { return box{x0, H - y1, x1, H - y0} }
 
@@ -125,7 +142,7 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 	var regions []region
 	tbls, err := d.findTables(ctx, p, srcs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var taken []box
 	for _, t := range tbls {
@@ -181,6 +198,7 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 	all := append(blocks, regions...)
 	order := xyCut(all, gutterWidth(body))
 	out := make([]element.Element, 0, len(all))
+	var pics []Picture
 	var bandTexts []string
 	for _, i := range order {
 		r := &all[i]
@@ -189,6 +207,13 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 		}
 		if strings.TrimSpace(r.text) == "" && r.typ != element.Image {
 			continue
+		}
+		if r.typ == element.Image {
+			pic := Picture{Element: len(out), X0: r.b.x0, Y0: r.b.y0, X1: r.b.x1, Y1: r.b.y1}
+			if r.img != nil {
+				pic.Raster, pic.PixW, pic.PixH = true, r.img.PixW, r.img.PixH
+			}
+			pics = append(pics, pic)
 		}
 		out = append(out, d.toElement(r, p))
 	}
@@ -207,7 +232,7 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 			out = append(out, d.toElement(&r, p))
 		}
 	}
-	return out, ctx.Err()
+	return out, pics, ctx.Err()
 }
 
 func (d *Doc) toElement(r *region, p *pdf.Page) element.Element {

@@ -193,6 +193,11 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 	}
 	defer src.close()
 	pages := pageList(src.count(), opts.Extra[ExtraPages])
+	if spec := opts.Extra[ExtraRegions]; spec != "" {
+		if err := o.regions(ctx, src, parseRegions(spec, src.count()), langs, emit); err != nil {
+			return err
+		}
+	}
 	ft, _ := engine.TypeForMIME(doc.MIMEType)
 	tables := hiRes && opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name)
 	crops := map[string]bool{}

@@ -37,9 +37,11 @@ func openSource(ctx context.Context, doc *engine.Document, dpi int) (source, *pd
 	}
 	switch doc.MIMEType {
 	case "application/pdf":
-		d, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
+		// The parse is shared with the precheck and the text-layer router when they ran in
+		// this process (fast.Open memoises it on the document).
+		d, err := fast.Open(ctx, doc)
 		if err != nil {
-			return nil, nil, fast.MapError(err)
+			return nil, nil, err
 		}
 		s, err := newPDFSource(doc, data, d, dpi)
 		return s, d, err

@@ -3,6 +3,7 @@ package auto
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +71,13 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 	params := layout.Params(fast.Params(opts))
 	n := d.NumPages()
 	var scans []int
+	// hi_res asked for by name reads the text inside large placed images too, as the
+	// reference's hi_res does (auto, the default, does not: that is what makes it fast).
+	readPictures := strings.EqualFold(opts.Strategy, "hi_res") && s.ocr != nil
+	var regions []string
+	type regionRef struct{ page, elem int }
+	var regionRefs []regionRef
+	firstHeld := 0
 	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
 	held := map[int][]element.Element{}
 	for i := 1; i <= n; i++ {
@@ -84,24 +92,40 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 			// An unreadable content stream may still render: OCR has the last word.
 			log.Warn("hi_res: page text layer unreadable, OCR instead", "page", i, "error", err)
 			scans = append(scans, i)
+			if firstHeld == 0 {
+				firstHeld = i
+			}
 			continue
 		}
 		if ok, why := layout.Usable(p); !ok {
 			log.Debug("hi_res: no usable text layer, OCR instead", "page", i, "reason", why)
 			d.Recycle(p)
 			scans = append(scans, i)
+			if firstHeld == 0 {
+				firstHeld = i
+			}
 			continue
 		}
-		els, err := ld.Page(ctx, p)
+		els, pics, err := ld.PageWithPictures(ctx, p)
+		w, h := p.Width, p.Height
 		d.Recycle(p)
 		if err != nil {
 			return err
+		}
+		for _, pic := range pics {
+			if readPictures && pictureHoldsText(pic, w, h) {
+				regions = append(regions, fmt.Sprintf("%d:%.1f,%.1f,%.1f,%.1f", i, pic.X0, pic.Y0, pic.X1, pic.Y1))
+				regionRefs = append(regionRefs, regionRef{i, pic.Element})
+			}
 		}
 		if opts.IncludePageBreaks {
 			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
 		}
 		opts.ReportPage(i, n, "layout")
-		if len(scans) > 0 {
+		if firstHeld == 0 && len(regions) > 0 {
+			firstHeld = i
+		}
+		if firstHeld > 0 || len(scans) > 0 {
 			held[i] = els
 			continue
 		}
@@ -111,19 +135,28 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 			}
 		}
 	}
-	if len(scans) == 0 {
+	if len(scans) == 0 && len(regions) == 0 {
 		return nil
 	}
 	if s.ocr == nil {
 		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
 	}
-	opts.Report(engine.Progress{Strategy: "hi_res", Pages: scans, Reason: "no usable text layer (the other pages are laid out from the PDF's geometry)"})
+	if len(scans) > 0 {
+		opts.Report(engine.Progress{Strategy: "hi_res", Pages: scans, Reason: "no usable text layer (the other pages are laid out from the PDF's geometry)"})
+	}
 	o := *opts
 	o.Extra = map[string]string{}
 	for k, v := range opts.Extra {
 		o.Extra[k] = v
 	}
-	o.Extra[ExtraPages] = joinInts(scans, ",")
+	o.Extra[ExtraPages] = "0" // none
+	if len(scans) > 0 {
+		o.Extra[ExtraPages] = joinInts(scans, ",")
+	}
+	if len(regions) > 0 {
+		o.Extra[ExtraRegions] = strings.Join(regions, ";")
+	}
+	next := 0 // the region whose result comes next
 	err = s.ocr.Partition(ctx, doc, &o, func(e element.Element) error {
 		p := 0
 		if e.Metadata.PageNumber != nil {
@@ -131,13 +164,22 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		}
 		if slices.Contains(scans, p) {
 			held[p] = append(held[p], e)
+			return nil
+		}
+		// A region's result: its text goes on the picture's element.
+		if next < len(regionRefs) && regionRefs[next].page == p && e.Type == element.Image {
+			ref := regionRefs[next]
+			next++
+			if t := strings.TrimSpace(e.Text); t != "" && ref.elem < len(held[p]) {
+				held[p][ref.elem].Text = t
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for i := scans[0]; i <= n; i++ {
+	for i := firstHeld; i <= n; i++ {
 		for _, e := range held[i] {
 			if err := emit(e); err != nil {
 				return err
@@ -146,6 +188,16 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 	}
 	return nil
 }
+
+// pictureHoldsText reports a placed image big enough, on the page and in samples, for text
+// inside it to be worth reading.
+func pictureHoldsText(p layout.Picture, pageW, pageH float64) bool {
+	w, h := p.X1-p.X0, p.Y1-p.Y0
+	return p.Raster && w >= 72 && h >= 36 && w*h >= 0.03*pageW*pageH && p.PixW >= 150 && p.PixH >= 50
+}
+
+// ExtraRegions is the option key the OCR strategy reads to OCR areas of pages (strategies/ocr).
+const ExtraRegions = "ocr_regions"
 
 func joinInts(ns []int, sep string) string {
 	s := make([]string, len(ns))

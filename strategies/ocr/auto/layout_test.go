@@ -17,16 +17,28 @@ import (
 // fakeOCR stands in for the OCR plugin's hi_res: it records the pages it was asked for and
 // emits one element per page.
 type fakeOCR struct {
-	mu    sync.Mutex
-	calls []string
+	mu             sync.Mutex
+	calls, regions []string
 }
 
 func (f *fakeOCR) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
 	f.mu.Lock()
 	f.calls = append(f.calls, opts.Extra[ExtraPages])
+	f.regions = append(f.regions, opts.Extra[ExtraRegions])
 	f.mu.Unlock()
+	for _, r := range strings.Split(opts.Extra[ExtraRegions], ";") {
+		if p, _, ok := strings.Cut(r, ":"); ok {
+			n, _ := strconv.Atoi(p)
+			if err := emit(element.Element{Type: element.Image, Text: "words in the picture", Metadata: element.Metadata{PageNumber: element.Int(n)}}); err != nil {
+				return err
+			}
+		}
+	}
 	for _, s := range strings.Split(opts.Extra[ExtraPages], ",") {
 		n, _ := strconv.Atoi(s)
+		if n == 0 {
+			continue
+		}
 		if err := emit(element.Element{Type: element.NarrativeText, Text: fmt.Sprintf("ocr page %d", n), Metadata: element.Metadata{PageNumber: element.Int(n)}}); err != nil {
 			return err
 		}
@@ -95,5 +107,46 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 	}
 	if len(ocr.calls) != 0 {
 		t.Errorf("OCR called on a born-digital PDF: %q", ocr.calls)
+	}
+}
+
+// hi_res asked for by name reads the text inside a large placed image of a born-digital page
+// (one OCR call listing the region, no page OCRed whole); auto does not.
+func TestHiResReadsLargePictures(t *testing.T) {
+	setup()
+	f := pdftest.FirstExtra(1)
+	d := pdftest.Doc{
+		Pages: []pdftest.Page{{
+			Content:   pdftest.Text("F1", 11, 72, 720, "A sentence above a large picture of a sign.") + "q 300 0 0 200 72 400 cm /Im1 Do Q",
+			Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1),
+		}},
+		Extra: []string{pdftest.Helvetica, pdftest.Stream("/Type /XObject /Subtype /Image /Width 600 /Height 400 /ColorSpace /DeviceGray /BitsPerComponent 8", strings.Repeat("\x80", 600*400))},
+	}
+	for _, c := range []struct {
+		strategy string
+		want     string
+	}{{"hi_res", "words in the picture"}, {"auto", ""}} {
+		ocr.calls, ocr.regions = nil, nil
+		opts := engine.DefaultOptions()
+		opts.Strategy = c.strategy
+		els, err := engine.Partition(context.Background(), engine.NewDocument("sign.pdf", d.Bytes()), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var img *element.Element
+		for i := range els {
+			if els[i].Type == element.Image {
+				img = &els[i]
+			}
+		}
+		if img == nil || img.Text != c.want {
+			t.Errorf("%s: image element %+v, want text %q", c.strategy, img, c.want)
+		}
+		if c.want != "" && (len(ocr.calls) != 1 || ocr.calls[0] != "0" || !strings.HasPrefix(ocr.regions[0], "1:72.0,192.0,372.0,392.0")) {
+			t.Errorf("%s: OCR calls %q regions %q", c.strategy, ocr.calls, ocr.regions)
+		}
+		if c.want == "" && len(ocr.calls) != 0 {
+			t.Errorf("%s: OCR called: %q", c.strategy, ocr.calls)
+		}
 	}
 }
