@@ -69,6 +69,15 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 	for i, l := range ls {
 		lines[i] = tline{line: l, phrases: phrasesOf(l, ws)}
 	}
+	// The page's text width: what a line of running text spans.
+	var textWidth float64
+	if len(lines) > 0 {
+		ext := lines[0].box
+		for _, l := range lines {
+			ext = ext.Union(l.box)
+		}
+		textWidth = ext.W()
+	}
 	var out []Table
 	for i := 0; i < len(lines); {
 		if len(lines[i].phrases) < 2 {
@@ -84,7 +93,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 		sizes := map[float64]int{}
 		nsize := 0
 		addSize := func(v float64) {
-			sizes[math.Round(2*v)/2]++
+			sizes[math.Round(10*v)/10]++
 			nsize++
 		}
 		addSize(lines[i].size)
@@ -97,7 +106,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
-			} else if !shortLine(lines[j], box, medianOf(sizes, nsize)) {
+			} else if !shortLine(lines[j], box, medianOf(sizes, nsize), textWidth) {
 				break
 			}
 			j++
@@ -147,13 +156,14 @@ func blockBox(ls []tline) Rect {
 }
 
 // shortLine reports whether a single-phrase line can sit inside a table block whose box and
-// median font size are given: it lies within the block's extent, is narrower than half of it
-// and is not set larger than the block (a heading between two tables is).
-func shortLine(l tline, b Rect, size float64) bool {
-	if l.size > 1.15*size {
-		return false
+// median font size are given: narrower than half the block or half the page's text width
+// (a label row, outdented or not, a wrapped cell; a paragraph's line is wider), and not set
+// larger than the block (a heading between two tables is).
+func shortLine(l tline, b Rect, size, textWidth float64) bool {
+	if l.size > 1.2*size {
+		return false // a heading between two tables
 	}
-	return l.box.X0 >= b.X0-l.size && l.box.X1 <= b.X1+l.size && l.box.W() < 0.5*b.W()
+	return l.box.W() < 0.5*maxf(b.W(), textWidth)
 }
 
 // medianOf is the median of a histogram of n values.
@@ -419,7 +429,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		}
 	}
 	t, ok := build(cells, len(rows), ncol, ws, Borderless)
-	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) {
+	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) || formula(t) {
 		return Table{}, false, nil
 	}
 	// At least two rows must have two filled cells: one aligned pair of lines is not a table.
@@ -642,6 +652,27 @@ func prose(t Table) bool {
 		}
 	}
 	return long >= 2 && 2*long >= t.Cols
+}
+
+// formula reports whether a table is the pieces of a displayed equation: most of its filled
+// cells hold a mathematical operator and no digit (a table's signed figures have digits).
+func formula(t Table) bool {
+	filled, math := 0, 0
+	for _, c := range t.Cells {
+		if c.Text == "" {
+			continue
+		}
+		filled++
+		op, digit := false, false
+		for _, r := range c.Text {
+			op = op || unicode.Is(unicode.Sm, r)
+			digit = digit || unicode.IsDigit(r)
+		}
+		if op && !digit {
+			math++
+		}
+	}
+	return filled > 0 && 2*math >= filled
 }
 
 // list reports whether a two-column table is a list: markers (bullets, numbers, letters) in
