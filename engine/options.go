@@ -55,6 +55,11 @@ type Options struct {
 	Progress func(Progress) `json:"-"`
 	// InProcess runs pure-Go strategies inside this process instead of a plugin process.
 	InProcess bool
+	// MaxElements caps the elements one document may produce, counted as they stream out of
+	// the partitioner (0 = no cap). Beyond it partitioning stops with a KindUnprocessable
+	// error. Servers set it: a 240 KB gzip of short lines is 5.6 million elements, each held
+	// in memory until the answer is written.
+	MaxElements int
 }
 
 // DefaultOptions returns the defaults of the reference's open-source server.

@@ -85,12 +85,12 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	if opts.Chunking.Strategy != "" {
 		sink = func(e element.Element) error { all = append(all, e); return nil }
 	}
-	err = p.Partition(ctx, doc, &opts, func(e element.Element) error {
+	err = p.Partition(ctx, doc, &opts, LimitElements(opts.MaxElements, func(e element.Element) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return post.add(e, sink)
-	})
+	}))
 	if err == nil {
 		err = post.finish(sink)
 	}
@@ -114,6 +114,28 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 		}
 	}
 	return again.finish(emit)
+}
+
+// LimitElements returns emit behind a counter: past max elements (when max > 0) it returns a
+// KindUnprocessable error instead of passing them on, so a partitioner stops at the first
+// element over the budget rather than after the millionth.
+func LimitElements(max int, emit Emit) Emit {
+	if max <= 0 {
+		return emit
+	}
+	n := 0
+	return func(e element.Element) error {
+		n++
+		if n > max {
+			return TooManyElementsError(max)
+		}
+		return emit(e)
+	}
+}
+
+// TooManyElementsError is the error LimitElements returns.
+func TooManyElementsError(max int) *Error {
+	return Errorf(KindUnprocessable, "The document produces more than %d elements, the limit of this server; split it into smaller documents", max)
 }
 
 // chunkingError maps chunking failures as the reference server does: an unknown strategy is a

@@ -45,6 +45,14 @@ func ReplaceStrategy(name string, p Partitioner) {
 	registry.strategies[name] = p
 }
 
+// ReplaceFormat registers p for the canonical MIME type, replacing an earlier registration (used
+// by the plugin host to put an out-of-process wrapper in front of the built-in formats).
+func ReplaceFormat(mime string, p Partitioner) {
+	registry.Lock()
+	defer registry.Unlock()
+	registry.formats[mime] = p
+}
+
 // LookupFormat returns the partitioner registered for a canonical MIME type.
 func LookupFormat(mime string) (Partitioner, bool) {
 	registry.RLock()

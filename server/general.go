@@ -111,6 +111,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	}
 	opts.Logger = s.log.With("request_id", info.id)
 	opts.InProcess = s.cfg.InProcess
+	opts.MaxElements = max(s.cfg.MaxElements, 0)
 
 	results := make([][]element.Element, len(uploads))
 	for i, up := range uploads {

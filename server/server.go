@@ -48,12 +48,16 @@ type Config struct {
 	Registry *prometheus.Registry
 	// InProcess is passed to the engine (pure-Go strategies run inside this process).
 	InProcess bool
+	// MaxElements caps the elements one document may produce (engine.Options.MaxElements).
+	// Default 100,000 (a 1,000-page report is about 50,000); negative = no cap.
+	MaxElements int
 }
 
 const (
 	defaultMaxBody      = 100 << 20
 	defaultQueueTimeout = 30 * time.Second
 	defaultTimeout      = 5 * time.Minute
+	defaultMaxElements  = 100_000
 )
 
 func (c Config) withDefaults() Config {
@@ -74,6 +78,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = defaultTimeout
+	}
+	if c.MaxElements == 0 {
+		c.MaxElements = defaultMaxElements
 	}
 	if c.RetryAfter <= 0 {
 		c.RetryAfter = time.Second

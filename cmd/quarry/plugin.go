@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,20 @@ var builtinPlugins = []string{"fast"}
 // QUARRY_PLUGIN_MEMORY_LIMIT_MB says otherwise.
 const defaultPluginMemory = 4 << 30
 
+// defaultFormatMemory is the memory limit of a process partitioning the built-in formats unless
+// QUARRY_FORMAT_MEMORY_LIMIT_MB says otherwise: the budget a single non-PDF document gets.
+const defaultFormatMemory = 768 << 20
+
+// envFormatMemory overrides defaultFormatMemory (MiB).
+const envFormatMemory = "QUARRY_FORMAT_MEMORY_LIMIT_MB"
+
+func formatMemory() uint64 {
+	if n, err := strconv.ParseUint(os.Getenv(envFormatMemory), 10, 64); err == nil && n > 0 {
+		return n << 20
+	}
+	return defaultFormatMemory
+}
+
 // startPlugins sets up the plugin host once, for the commands that partition: the plugins found
 // in the plugin directories (QUARRY_PLUGIN_DIR, else beside this binary and ~/.quarry/plugins)
 // register their strategies, and with isolate the built-in strategies move behind plugin
@@ -37,7 +52,7 @@ const defaultPluginMemory = 4 << 30
 // everything in process.
 func startPlugins(isolate bool) {
 	pluginOnce.Do(func() {
-		if testing.Testing() {
+		if testing.Testing() && os.Getenv(envTestAsMain) == "" {
 			return
 		}
 		h, err := setupPlugins(nil, isolate)
@@ -49,6 +64,10 @@ func startPlugins(isolate bool) {
 }
 
 var pluginOnce sync.Once
+
+// envTestAsMain makes a test binary of this package behave as quarry itself (see TestMain in
+// memory_test.go), plugins included, so tests can measure a real server's process tree.
+const envTestAsMain = "QUARRY_TEST_AS_MAIN"
 
 // pluginHost is the host set up by startPlugins; main closes it on the way out so plugin
 // processes end with the command rather than by the parent-death signal.
@@ -72,6 +91,9 @@ func setupPlugins(dirs []string, isolate bool) (*host.Host, error) {
 	var errs []error
 	if exe, err := os.Executable(); err == nil && isolate {
 		errs = append(errs, h.WrapBuiltins(exe, []string{"plugin", "serve"}, builtinPlugins...))
+		// The formats too: one memory budget per document, enforced by the kernel, for every
+		// format at once (see plugins/host.WrapFormats).
+		errs = append(errs, h.WrapFormats(exe, []string{"plugin", "serve"}, formatMemory()))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -134,6 +156,10 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func pluginServe(args []string) error {
 	if len(args) != 1 {
 		return usageError("plugin serve: want one strategy name")
+	}
+	if args[0] == host.FormatsStrategy {
+		sdk.ServePlugin(sdk.Plugin{Name: host.FormatsStrategy, Strategies: []sdk.Strategy{{Name: host.FormatsStrategy, MIMETypes: engine.Formats(), Partition: host.PartitionFormat}}})
+		return nil
 	}
 	p, ok := engine.LookupStrategy(args[0])
 	if !ok {

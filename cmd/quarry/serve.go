@@ -84,7 +84,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	grace := fs.Duration("shutdown-timeout", 60*time.Second, "time in-flight requests get to finish on SIGTERM (env QUARRY_SHUTDOWN_TIMEOUT)")
 	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "auto"), "log format: auto (readable on a terminal, JSON otherwise), json or text (env QUARRY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
-	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the server process")
+	inProcess := fs.Bool("in-process", false, "run pure-Go strategies and formats inside the server process (no memory budget per document)")
+	maxElements := fs.Int("max-elements", 100_000, "elements one document may produce before it is refused (422); -1 = no cap (env QUARRY_MAX_ELEMENTS)")
 	po := platformFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: quarry serve [flags]\n\nServes the partition API (POST /general/v0/general), /healthcheck, /metrics and /general/docs.")
@@ -94,7 +95,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	envFlags := map[string]string{
 		"QUARRY_MAX_BODY": "max-body", "QUARRY_MAX_CONCURRENT": "max-concurrent", "QUARRY_MAX_QUEUE": "max-queue",
 		"QUARRY_QUEUE_TIMEOUT": "queue-timeout", "QUARRY_REQUEST_TIMEOUT": "request-timeout",
-		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout",
+		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout", "QUARRY_MAX_ELEMENTS": "max-elements",
 	}
 	for env, name := range envFlags {
 		if v := os.Getenv(env); v != "" {
@@ -152,6 +153,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		RequestTimeout: *reqTimeout,
 		Logger:         slog.New(handler),
 		InProcess:      *inProcess,
+		MaxElements:    *maxElements,
 	})
 	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, Logger: slog.New(handler)}))
 	p, err := openPlatform(ctx, po, keys, *inProcess, slog.New(handler))

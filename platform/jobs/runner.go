@@ -31,6 +31,9 @@ import (
 	"github.com/quarrydocs/quarry/platform/store"
 )
 
+// DefaultMaxElements is the per-file element cap of job workers, as the partition API's.
+const DefaultMaxElements = 100_000
+
 // Config configures a Runner.
 type Config struct {
 	Store   *store.Store
@@ -53,6 +56,9 @@ type Config struct {
 	FileTimeout time.Duration
 	// InProcess runs pure-Go partition strategies in this process (engine.Options.InProcess).
 	InProcess bool
+	// MaxElements caps the elements one file may produce (engine.Options.MaxElements); 0 =
+	// DefaultMaxElements, negative = no cap.
+	MaxElements int
 	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
 	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
 	UploadDir string
@@ -109,6 +115,12 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 2 * time.Second
+	}
+	switch {
+	case cfg.MaxElements == 0:
+		cfg.MaxElements = DefaultMaxElements
+	case cfg.MaxElements < 0:
+		cfg.MaxElements = 0
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second

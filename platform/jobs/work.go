@@ -277,6 +277,7 @@ func (r *Runner) process(ctx context.Context, job *store.Job, f *store.JobFile) 
 	}
 	opts.Logger = r.log.With("job", job.ID, "document", doc.ID)
 	opts.InProcess = r.cfg.InProcess
+	opts.MaxElements = r.cfg.MaxElements
 	partStage := 1
 	for i, n := range job.Nodes {
 		if n.Type == NodePartition {

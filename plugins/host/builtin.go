@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,6 +31,50 @@ func (h *Host) WrapBuiltins(exe string, args []string, names ...string) error {
 		engine.ReplaceStrategy(n, &Builtin{Local: local, Remote: p.Partitioner(n)})
 	}
 	return nil
+}
+
+// FormatsStrategy is the plugin strategy name under which the built-in formats are served: one
+// plugin process partitions any registered format, chosen by the document's MIME type.
+const FormatsStrategy = "formats"
+
+// WrapFormats puts every registered in-process format (text, HTML, DOCX, XLSX, JSON, email…)
+// behind one plugin that re-executes exe with args followed by FormatsStrategy (quarry plugin
+// serve formats), under memoryLimit (0: the host's). A document that inflates to gigabytes, or
+// nests a hundred thousand levels deep, then exhausts a child process's budget, not the
+// server: the child is killed, the request gets an error, the next request a fresh process.
+// Options.InProcess still runs the formats in process (the library default).
+func (h *Host) WrapFormats(exe string, args []string, memoryLimit uint64) error {
+	spec := Spec{Name: FormatsStrategy, Path: exe, Args: append(append([]string(nil), args...), FormatsStrategy),
+		Strategies: []string{FormatsStrategy}, MemoryLimit: memoryLimit}
+	p, err := h.Add(spec)
+	if err != nil {
+		return fmt.Errorf("wrap built-in formats: %w", err)
+	}
+	p.formats = true
+	remote := p.Partitioner(FormatsStrategy)
+	for _, m := range engine.Formats() {
+		local, _ := engine.LookupFormat(m)
+		if b, ok := local.(*Builtin); ok {
+			local = b.Local
+		}
+		engine.ReplaceFormat(m, &Builtin{Local: local, Remote: remote})
+	}
+	return nil
+}
+
+// PartitionFormat is what the formats plugin serves: the in-process format registered for the
+// document's MIME type (sent by the host, which detected it).
+func PartitionFormat(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+	p, ok := engine.LookupFormat(doc.MIMEType)
+	if !ok {
+		return engine.UnsupportedError(doc.MIMEType)
+	}
+	if b, ok := p.(*Builtin); ok {
+		p = b.Local
+	}
+	// The host counts too; counting here stops the format at the first element over the
+	// budget instead of after the millionth.
+	return p.Partition(ctx, doc, opts, engine.LimitElements(opts.MaxElements, emit))
 }
 
 // DefaultDirs are the plugin directories used when none is configured: the directory of the

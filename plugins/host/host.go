@@ -179,6 +179,9 @@ type Plugin struct {
 	pool *pool
 	// local is the in-process strategy a built-in plugin re-executes.
 	local engine.Partitioner
+	// formats marks the plugin serving the built-in formats: its one strategy name is not a
+	// strategy users may ask for.
+	formats bool
 
 	descMu sync.Mutex
 	// desc is the answer of a running process of this plugin, stored the one in the cache
@@ -311,6 +314,9 @@ func (h *Host) Register(ctx context.Context) error {
 	h.mu.Unlock()
 	var errs []error
 	for _, p := range ps {
+		if p.formats {
+			continue
+		}
 		names, err := p.Strategies(ctx)
 		if err != nil {
 			errs = append(errs, err)
