@@ -145,7 +145,9 @@ func TestHandMadePDFs(t *testing.T) {
 			return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
 		},
 		"garbage before the header": func(b []byte) []byte { return append([]byte("garbage line\n"), b...) },
-		"no %%EOF, trailing junk":   func(b []byte) []byte { return append(bytes.TrimSuffix(b, []byte("%%EOF\n")), []byte("\x00\x00junk")...) },
+		"no %%EOF, trailing junk": func(b []byte) []byte {
+			return append(bytes.TrimSuffix(b, []byte("%%EOF\n")), []byte("\x00\x00junk")...)
+		},
 	}
 	base := rawPDF("/Root 1 0 R", catalog, pages1,
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
