@@ -175,7 +175,8 @@ func restrictionSets(restrictions map[string]any) (ops map[string]principalSet, 
 //
 //   - read is the page's own rule (its view restriction, or the space's readers and admins when
 //     it has none, plus its editors), intersected with the view restriction of every restricted
-//     ancestor; a page under a restricted ancestor gets none of the space's readers;
+//     ancestor; a page under a restricted ancestor gets none of the space's readers; when the
+//     space grants view to named users only, read keeps only those of them;
 //   - update is the page's edit restriction (or the space's admins when it has none), limited
 //     to read; delete goes to holders of the space's delete-page permission found in read.
 //
@@ -251,6 +252,12 @@ func computePermissions(chain []map[string]any, space []any) (any, error) {
 			read = inherited.intersect(*inherited)
 		}
 	}
+	// Viewing needs the space's view permission too. Where the space grants it to named users
+	// only (no group, no role), that can be checked: others named in restrictions are dropped,
+	// and so are groups, whose members cannot be checked without resolving them.
+	if spaceUsers, onlyUsers := spaceViewers(space); onlyUsers {
+		read = read.intersect(principalSet{users: spaceUsers, groups: map[any]bool{}})
+	}
 	update = update.intersect(read)
 	del := newPrincipalSet()
 	for _, g := range deleters {
@@ -275,6 +282,26 @@ func computePermissions(chain []map[string]any, space []any) (any, error) {
 		out = append(out, map[string]any{b.op: map[string]any{"users": users, "groups": groups}})
 	}
 	return out, nil
+}
+
+// spaceViewers returns the users a space grants view (read or administer) to, and whether it
+// grants view to users only. Assignments of an unexpected shape were refused by the caller.
+func spaceViewers(space []any) (map[any]bool, bool) {
+	users := map[any]bool{}
+	for _, a := range space {
+		opKey, _ := dig(a, "operation", "key").(string)
+		target, _ := dig(a, "operation", "targetType").(string)
+		if target != "space" || (opKey != "read" && opKey != "administer") {
+			continue
+		}
+		if ptype, _ := dig(a, "principal", "type").(string); ptype != "user" {
+			return nil, false
+		}
+		if id, ok := idValue(dig(a, "principal", "id")); ok {
+			users[id] = true
+		}
+	}
+	return users, true
 }
 
 // aclDigest is a short, stable digest of a page's permissions_data: stored in the document's
