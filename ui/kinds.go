@@ -9,8 +9,10 @@ type Field struct {
 	Required bool
 	Secret   bool // stored encrypted, returned masked; never put back into an input
 	Help     string
-	Default  string // initial value; "true"/"false" for checkboxes
-	Min      string
+	// Hint replaces the API's pattern message (the reference's regex wording) next to the field.
+	Hint    string
+	Default string // initial value; "true"/"false" for checkboxes
+	Min     string
 	// SourceOnly fields mean nothing to a destination (which folders to read, which files).
 	SourceOnly bool
 }
@@ -31,7 +33,8 @@ var Kinds = []Kind{
 	{
 		Type: "azure", Label: "Azure Blob Storage", Source: true, Destination: true, Summary: "remote_url",
 		Fields: []Field{
-			{Key: "remote_url", Label: "Remote URL", Input: "text", Required: true, Help: "az://container/prefix or abfs://container/prefix"},
+			{Key: "remote_url", Label: "Container URL", Input: "text", Required: true, Help: "The container's address as the Azure portal shows it, https://<account>.blob.core.windows.net/<container>, optionally followed by /<folder>; az://<container>/<folder> works too.",
+				Hint: "Enter the container's address: https://<account>.blob.core.windows.net/<container> (from the Azure portal) or az://<container>/<folder>."},
 			{Key: "account_name", Label: "Account name", Input: "text", Help: "With an account key or SAS token; alone for anonymous access."},
 			{Key: "account_key", Label: "Account key", Input: "password", Secret: true},
 			{Key: "sas_token", Label: "SAS token", Input: "password", Secret: true},

@@ -64,10 +64,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runEval(rest, stdout)
 	case "serve":
 		startPlugins(true)
-		return runServe(ctx, rest, stderr)
+		return runServe(ctx, rest, stdout, stderr)
 	case "worker":
 		startPlugins(true)
-		return runWorker(ctx, rest, stderr)
+		return runWorker(ctx, rest, stdout, stderr)
 	case "plugin":
 		return runPlugin(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":

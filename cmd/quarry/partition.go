@@ -109,7 +109,7 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return errHelpShown
 	}
 	if err != nil {
-		return usageError("partition: %s", parseError(fs, err))
+		return usageError("partition: %s", flagError(fs, err, "partition"))
 	}
 	if len(paths) == 0 {
 		return usageError("partition: no input files; give one or more files or folders, or - for standard input (quarry partition --help shows examples)")
@@ -193,17 +193,17 @@ func dashAliases(fs *flag.FlagSet, args []string) []string {
 	return out
 }
 
-// parseError turns the flag package's errors into one sentence with a way forward.
-func parseError(fs *flag.FlagSet, err error) string {
+// flagError turns the flag package's errors into one sentence with a way forward.
+func flagError(fs *flag.FlagSet, err error, cmd string) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		if s := suggest(name, names); s != "" {
-			return fmt.Sprintf("there is no flag --%s; did you mean --%s? (quarry partition --help lists them all)", name, s)
+			return fmt.Sprintf("there is no flag --%s; did you mean --%s? (quarry %s --help lists them all)", name, s, cmd)
 		}
-		return fmt.Sprintf("there is no flag --%s (quarry partition --help lists them all)", name)
+		return fmt.Sprintf("there is no flag --%s (quarry %s --help lists them all)", name, cmd)
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return fmt.Sprintf("%s needs a value, e.g. %s=VALUE", name, name)
@@ -643,3 +643,19 @@ type sentenceError struct{ err error }
 
 func (e sentenceError) Error() string { return sentence(e.err) }
 func (e sentenceError) Unwrap() error { return e.err }
+
+// parseFlags parses a command's flags the way every command does: help (from -h) on helpOut,
+// a bad flag as one line with a suggestion.
+func parseFlags(fs *flag.FlagSet, cmd string, args []string, helpOut io.Writer) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(helpOut)
+		fs.Usage()
+		return errHelpShown
+	case err != nil:
+		return usageError("%s: %s", cmd, flagError(fs, err, cmd))
+	}
+	return nil
+}

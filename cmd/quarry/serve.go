@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,7 +67,7 @@ func envDefault(name, def string) string {
 	return def
 }
 
-func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envDefault("QUARRY_ADDR", ""), "listen address; default :8000 with API keys, 127.0.0.1:8000 (loopback only) without (env QUARRY_ADDR)")
@@ -88,7 +87,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	maxElements := fs.Int("max-elements", 100_000, "elements one document may produce before it is refused (422); -1 = no cap (env QUARRY_MAX_ELEMENTS)")
 	po := platformFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: quarry serve [flags]\n\nServes the partition API (POST /general/v0/general), /healthcheck, /metrics and /general/docs.")
+		fmt.Fprintln(fs.Output(), "usage: quarry serve [flags]\n\nServes the web UI (/ui/), the API docs (/docs), the partition API (POST /general/v0/general), the\nplatform API (/api/v1/), /healthcheck and /metrics on one address.")
 		fs.PrintDefaults()
 	}
 	// Environment values are applied first so flags override them.
@@ -104,11 +103,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 			}
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return &exitError{code: 2, err: err}
+	if err := parseFlags(fs, "serve", args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("serve: unexpected arguments %q", fs.Args())

@@ -41,7 +41,7 @@ func serve(t *testing.T, args ...string) map[string]any {
 	stderr := &lineWriter{lines: make(chan string, 1000)}
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, append([]string{"--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, args...), stderr)
+		done <- runServe(ctx, append([]string{"--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, args...), io.Discard, stderr)
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +68,7 @@ func openPlatform(ctx context.Context, o platformOptions, keys []string, inProce
 }
 
 // runWorker runs job workers only (no HTTP server), for scaling out on a shared PostgreSQL.
-func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	po := platformFlags(fs)
@@ -78,14 +77,11 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "auto"), "auto (readable on a terminal, JSON otherwise), json or text (env QUARRY_LOG_FORMAT)")
 	inProcess := fs.Bool("in-process", false, "run pure-Go strategies inside the worker process")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: quarry worker [flags]\n\nRuns platform job workers (listing sources, partitioning, writing destinations) without the HTTP server.\nPoint every worker and server at the same --database and --secret-key.")
+		fmt.Fprintln(fs.Output(), "usage: quarry worker [flags]\n\nRuns platform job workers (listing sources, partitioning, writing destinations) without the HTTP server.\nPoint every worker and server at the same --database and --secret-key.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return &exitError{code: 2, err: err}
+	if err := parseFlags(fs, "worker", args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("worker: unexpected arguments %q", fs.Args())

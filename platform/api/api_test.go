@@ -343,6 +343,10 @@ func TestWorkflowsAndJobs(t *testing.T) {
 		if onf["node_type"] != "chunk" {
 			t.Fatalf("output node = %v", onf)
 		}
+		// An output is named by its source document and where the destination wrote it.
+		if doc, _ := onf["document"].(string); doc == "" || onf["destination"] != out+"/"+doc+".json" {
+			t.Errorf("output names: document %v, destination %v (destination folder %s)", onf["document"], onf["destination"], out)
+		}
 		code, v = c.do("GET", fmt.Sprintf("/api/v1/jobs/%s/download?file_id=%s&node_id=%s", jid, onf["file_id"], onf["node_id"]), nil)
 		if code != 200 || !strings.Contains(fmt.Sprint(v), "CompositeElement") || !strings.Contains(fmt.Sprint(v), "data_source") {
 			t.Fatalf("download: %d %v", code, v)

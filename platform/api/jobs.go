@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -32,6 +33,11 @@ type OutputNodeFile struct {
 	FileID      string `json:"file_id"`
 	NodeType    string `json:"node_type"`
 	NodeSubtype string `json:"node_subtype"`
+	// Document and Destination are Quarry additions (GET /jobs/{id} only): the source
+	// document the output was made from and where the destination wrote it, so a person sees
+	// names rather than ids.
+	Document    string `json:"document,omitempty"`
+	Destination string `json:"destination,omitempty"`
 }
 
 // Progress is how far a job is (for pollers such as the web UI).
@@ -179,7 +185,57 @@ func (a *API) getJob(w http.ResponseWriter, r *http.Request) {
 		a.internal(w, r, err)
 		return
 	}
+	if err := a.nameOutputs(r.Context(), j, &info); err != nil {
+		a.internal(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, info)
+}
+
+// nameOutputs gives each output its source document and, when the job's workflow writes to a
+// destination, the place it was written (the destination's folder or container followed by the
+// document's path and .json, the name the file destinations use).
+func (a *API) nameOutputs(ctx context.Context, j *store.Job, info *JobInfo) error {
+	if len(info.OutputNodeFiles) == 0 {
+		return nil
+	}
+	files, err := a.st.ListFiles(ctx, j.ID, "")
+	if err != nil {
+		return err
+	}
+	docs := make(map[string]*store.JobFile, len(files))
+	for _, f := range files {
+		docs[f.ID] = f
+	}
+	target, destName := "", ""
+	if wf, err := a.st.GetWorkflow(ctx, j.WorkflowID); err == nil && wf.DestinationID != nil {
+		if con, err := a.st.GetConnector(ctx, store.RoleDestination, *wf.DestinationID); err == nil {
+			destName = con.Name
+			for _, k := range []string{"path", "remote_url"} {
+				if v, ok := con.Config[k].(string); ok && v != "" {
+					target = strings.TrimSuffix(v, "/")
+				}
+			}
+		}
+	}
+	for i := range info.OutputNodeFiles {
+		o := &info.OutputNodeFiles[i]
+		f := docs[o.FileID]
+		if f == nil {
+			continue
+		}
+		o.Document = f.DocID
+		if o.Document == "" {
+			o.Document = f.Filename
+		}
+		switch {
+		case target != "":
+			o.Destination = target + "/" + strings.TrimPrefix(o.Document, "/") + ".json"
+		case destName != "":
+			o.Destination = destName
+		}
+	}
+	return nil
 }
 
 func (a *API) cancelJob(w http.ResponseWriter, r *http.Request) {

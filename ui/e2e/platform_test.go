@@ -156,6 +156,16 @@ func TestPlatformFlow(t *testing.T) {
 	if len(written) != 2 {
 		t.Errorf("destination folder holds %v, want 2 JSON files", written)
 	}
+	// Results are named by their source document, with the file the destination wrote.
+	outputs := eval[string](b, `document.getElementById("jb-outputs").textContent`)
+	for _, w := range written {
+		if !strings.Contains(outputs, "written to "+w) {
+			t.Errorf("results %q do not name the written file %s", outputs, w)
+		}
+	}
+	if !strings.Contains(outputs, "reports/multi-column-2p.pdf") || !strings.Contains(outputs, "notes/fake-text.txt") {
+		t.Errorf("results %q are not named by their source documents", outputs)
+	}
 
 	// The jobs list shows the finished job with its progress.
 	b.do("close details", chromedp.Click(chromedp.ID("jb-close")))

@@ -138,8 +138,14 @@ func quarryServe(t *testing.T) string {
 	work := t.TempDir()
 	port := freePort(t)
 	args := []string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--api-key", testKey, "--in-process", "--log-format", "text"}
-	if help, _ := exec.Command(bin, "serve", "-h").CombinedOutput(); strings.Contains(string(help), "-data-dir") {
+	help, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
+	if strings.Contains(string(help), "-data-dir") {
 		args = append(args, "--data-dir", filepath.Join(work, "data"))
+	}
+	// The emulators and fakes the tests connect to listen on loopback, which connectors refuse
+	// unless the operator allows private networks.
+	if strings.Contains(string(help), "-allow-private-network") {
+		args = append(args, "--allow-private-network")
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = work

@@ -95,9 +95,29 @@
     toastTimer = setTimeout(() => t.classList.remove("show"), isError ? 7000 : 3500);
   }
 
+  // sentence turns one item of the API's 422 detail (the reference's wording, kept on the wire
+  // for compatibility) into a sentence a person can act on.
+  function sentence(d) {
+    const msg = String(d.msg || "");
+    const field = (d.loc || []).filter((x) => x !== "body" && x !== "config" && x !== "query").join(" ").replace(/_/g, " ");
+    switch (d.type) {
+      case "missing": return "Enter " + (field ? "the " + field : "a value") + "; it is required.";
+      case "string_too_short": return "Enter " + (field ? "the " + field : "a value") + "; it cannot be empty.";
+      case "int_parsing": case "int_type": return "Enter a whole number.";
+      case "float_parsing": case "float_type": return "Enter a number.";
+      case "bool_parsing": case "bool_type": return "Enter true or false.";
+      case "uuid_parsing": return "Enter a valid ID (a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6).";
+      case "enum": case "literal_error": return "Choose one of " + String((d.ctx && d.ctx.expected) || msg.replace(/^Input should be /, "")).replace(/'/g, "") + ".";
+      case "json_invalid": return "This is not valid JSON" + (d.ctx && d.ctx.error ? ": " + d.ctx.error : "") + ".";
+    }
+    let s = msg.replace(/^Value error, /, "").replace(/^Assertion failed, /, "");
+    s = s.charAt(0).toUpperCase() + s.slice(1);
+    return /[.!?]$/.test(s) ? s : s + ".";
+  }
+
   function errorText(e) {
     if (e instanceof ApiError) {
-      if (Array.isArray(e.detail)) return e.detail.map((d) => (d.loc ? d.loc.slice(1).join(".") + ": " : "") + d.msg).join("; ");
+      if (Array.isArray(e.detail)) return e.detail.map((d) => (d.loc && d.loc.length > 1 ? d.loc.slice(1).join(".") + ": " : "") + sentence(d)).join(" ");
       return String(e.detail);
     }
     return e && e.message ? e.message : String(e);
@@ -120,11 +140,12 @@
         const input = locate(d.loc || []);
         const msgEl = input && document.getElementById(errorIdFor(input));
         if (msgEl) {
-          msgEl.textContent = msgEl.textContent ? msgEl.textContent + " " + d.msg : d.msg;
+          const text = (input.dataset && input.dataset.hint && /pattern/.test(d.type || "")) ? input.dataset.hint : sentence(d);
+          msgEl.textContent = msgEl.textContent ? msgEl.textContent + " " + text : text;
           input.setAttribute("aria-invalid", "true");
           if (!first) first = input;
         } else {
-          rest.push((d.loc ? d.loc.filter((x) => x !== "body").join(".") + ": " : "") + d.msg);
+          rest.push((d.loc && d.loc.filter((x) => x !== "body").length ? d.loc.filter((x) => x !== "body").join(".") + ": " : "") + sentence(d));
         }
       }
     } else {
@@ -210,7 +231,42 @@
     document.getElementById("main").focus();
   }
 
-  window.Q = { api, el, toast, errorText, clearErrors, fieldErrors, fmtTime, badge, download, onReady, headers, ApiError, key, prefix: body.dataset.prefix };
+  // guide fills container with the four steps from nothing to elements in a destination —
+  // source, destination, workflow, run — marking the ones done (from the API's own lists) and
+  // making the first one left the obvious next action. onHere, when given, is what the step of
+  // the current page does instead of linking to it (open the "new" form).
+  async function guide(container, page, onHere) {
+    const count = async (k) => { try { return ((await api("GET", "/api/v1/" + k + "/")) || []).length; } catch (_) { return 0; } };
+    const [sources, destinations, workflows, jobs] = await Promise.all(["sources", "destinations", "workflows", "jobs"].map(count));
+    const steps = [
+      { page: "sources", n: sources, title: "Add a source", why: "Where documents come from: a folder on this server, Azure Blob Storage or Confluence." },
+      { page: "destinations", n: destinations, title: "Add a destination", why: "Where the elements are written: a folder on this server or Azure Blob Storage." },
+      { page: "workflows", n: workflows, title: "Create a workflow", why: "Source → partition (and chunk) → destination, run by hand or on a schedule." },
+      { page: "jobs", n: jobs, title: "Run the workflow", why: "Press Run on the Workflows page; each run is a job you can follow here, with its results." },
+    ];
+    const next = steps.findIndex((s) => s.n === 0);
+    const items = steps.map((s, i) => {
+      let label;
+      if (i === next && s.page === page && onHere) {
+        label = el("button", { type: "button", class: "primary", onclick: onHere }, s.title);
+      } else if (s.page === "jobs") {
+        label = el("a", { href: body.dataset.prefix + "workflows" }, s.title);
+      } else {
+        label = el("a", { href: body.dataset.prefix + s.page }, s.title);
+      }
+      return el("li", { class: s.n > 0 ? "done" : i === next ? "next" : "" }, label,
+        s.n > 0 ? el("span", { class: "why" }, "Done (" + s.n + ").") : el("span", { class: "why" }, s.why));
+    });
+    container.replaceChildren(el("section", { class: "guide", "aria-labelledby": "guide-title" },
+      el("h2", { id: "guide-title" }, next < 0 ? "Everything is set up" : "Getting started"),
+      el("p", {}, next < 0 ? "Sources, destinations, workflows and jobs all exist; the lists are below." :
+        "Four steps take a collection of documents to elements in a destination. To try one document first, use the ",
+        next < 0 ? "" : el("a", { href: body.dataset.prefix }, "Playground"), next < 0 ? "" : "."),
+      el("ol", {}, ...items)));
+    container.hidden = false;
+  }
+
+  window.Q = { api, el, toast, errorText, clearErrors, fieldErrors, fmtTime, badge, download, onReady, headers, ApiError, key, guide, sentence, prefix: body.dataset.prefix };
 
   document.addEventListener("DOMContentLoaded", () => {
     document.getElementById("key-form").addEventListener("submit", submitKey);

@@ -85,7 +85,18 @@
           else cfg[k] = raw === "" ? null : raw;
       }
     });
+    if (type === "azure") fromPortalURL(cfg);
     return cfg;
+  }
+
+  // fromPortalURL accepts the address the Azure portal shows for a container,
+  // https://<account>.blob.core.windows.net/<container>/<folder>, and sends the API what it
+  // expects: az://<container>/<folder>, with the account name taken from the host.
+  function fromPortalURL(cfg) {
+    const m = /^https?:\/\/([a-z0-9]{3,24})\.blob\.core\.windows\.net\/([^/?#]+)\/?([^?#]*)/i.exec(cfg.remote_url || "");
+    if (!m) return;
+    cfg.remote_url = "az://" + m[2] + "/" + m[3];
+    if (!cfg.account_name && !cfg.connection_string) cfg.account_name = m[1].toLowerCase();
   }
 
   async function save(ev) {
@@ -107,9 +118,14 @@
       const saved = editing
         ? await Q.api("PUT", base + "/" + editing.id, { json: { config } })
         : await Q.api("POST", base + "/", { json: { name, type, config } });
-      Q.toast((editing ? "Saved " : "Created ") + saved.name + ".");
+      Q.toast((editing ? "Saved " : "Created ") + saved.name + "; testing the connection…");
       closeEditor();
       await load();
+      // Every save is followed by a connection test; its result is stored by the API and shown
+      // in the list from then on.
+      const r = document.querySelector('#cn-table tr[data-id="' + saved.id + '"]');
+      const item = items.find((i) => i.id === saved.id);
+      if (r && item) testConnection(item, r.querySelector(".check-cell"), r.querySelector("button[data-test]"));
     } catch (e) {
       Q.fieldErrors(e, (loc) => {
         const l = loc.filter((x) => x !== "body");
@@ -140,16 +156,26 @@
     return c.remote_url || c.url || c.path || "";
   }
 
+  // checkCell shows a connection check: its status, the reason of a failure and when it ran.
+  function checkParts(check) {
+    if (!check) return ["not tested yet"];
+    const parts = [Q.badge(check.status)];
+    if (check.reason) parts.push(Q.el("span", { class: "sub" }, check.reason));
+    const when = check.reported_at || check.created_at;
+    if (when && check.status !== "SCHEDULED") parts.push(Q.el("span", { class: "sub" }, "tested " + Q.fmtTime(when)));
+    return parts;
+  }
+
   function row(item) {
-    const check = Q.el("td", { class: "check-cell", "aria-live": "polite" }, item._check ? Q.badge(item._check) : "—");
+    const check = Q.el("td", { class: "check-cell", "data-label": "Connection", "aria-live": "polite" }, ...checkParts(item._check));
     const actions = Q.el("td", { class: "actions-cell" },
       Q.el("button", { type: "button", "aria-label": "Edit " + item.name, onclick: () => openEditor(item) }, "Edit"),
-      Q.el("button", { type: "button", "aria-label": "Test connection of " + item.name, onclick: (ev) => testConnection(item, check, ev.currentTarget) }, "Test connection"),
+      Q.el("button", { type: "button", "data-test": "", "aria-label": "Test connection of " + item.name, onclick: (ev) => testConnection(item, check, ev.currentTarget) }, "Test connection"),
       Q.el("button", { type: "button", class: "danger", "aria-label": "Delete " + item.name, onclick: (ev) => confirmDelete(item, ev.currentTarget.parentElement) }, "Delete"));
     return Q.el("tr", { "data-id": item.id },
       Q.el("td", {}, Q.el("strong", {}, item.name), Q.el("span", { class: "sub" }, "created " + Q.fmtTime(item.created_at))),
-      Q.el("td", {}, kindLabel(item.type)),
-      Q.el("td", {}, summary(item)),
+      Q.el("td", { "data-label": "Type" }, kindLabel(item.type)),
+      Q.el("td", { "data-label": "Location" }, summary(item)),
       check, actions);
   }
 
@@ -172,8 +198,8 @@
   }
 
   async function testConnection(item, cell, btn) {
-    btn.disabled = true;
-    cell.replaceChildren(Q.badge("SCHEDULED"));
+    if (btn) btn.disabled = true;
+    cell.replaceChildren(Q.badge("SCHEDULED"), Q.el("span", { class: "sub" }, "testing…"));
     try {
       let check = await Q.api("POST", base + "/" + item.id + "/connection-check");
       const deadline = Date.now() + 60000;
@@ -181,15 +207,13 @@
         await new Promise((r) => setTimeout(r, 700));
         check = await Q.api("GET", base + "/" + item.id + "/connection-check");
       }
-      item._check = check.status;
-      const parts = [Q.badge(check.status)];
-      if (check.reason) parts.push(Q.el("span", { class: "sub" }, check.reason));
-      cell.replaceChildren(...parts);
+      item._check = check;
+      cell.replaceChildren(...checkParts(check));
       Q.toast(item.name + ": connection " + (check.status === "SUCCESS" ? "works." : "failed" + (check.reason ? ": " + check.reason : ".")), check.status !== "SUCCESS");
     } catch (e) {
       cell.replaceChildren(Q.badge("FAILURE"), Q.el("span", { class: "sub" }, Q.errorText(e)));
     } finally {
-      btn.disabled = false;
+      if (btn) btn.disabled = false;
     }
   }
 
@@ -198,10 +222,14 @@
       const prev = new Map(items.map((i) => [i.id, i._check]));
       items = (await Q.api("GET", base + "/")) || [];
       items.sort((a, b) => a.name.localeCompare(b.name));
-      items.forEach((i) => { i._check = prev.get(i.id); });
+      // The last connection check of each connector is stored by the API: show it.
+      await Promise.all(items.map(async (i) => {
+        try { i._check = await Q.api("GET", base + "/" + i.id + "/connection-check"); } catch (_) { i._check = prev.get(i.id) || null; }
+      }));
       $("cn-table").tBodies[0].replaceChildren(...items.map(row));
-      $("cn-empty").hidden = items.length > 0;
       $("cn-table").hidden = items.length === 0;
+      if (items.length === 0) await Q.guide($("cn-empty"), role + "s", () => openEditor(null));
+      else $("cn-empty").hidden = true;
     } catch (e) {
       $("cn-empty").hidden = false;
       $("cn-empty").textContent = "Could not load " + role + "s: " + Q.errorText(e);

@@ -42,10 +42,10 @@
     return Q.el("tr", { "data-id": job.id, "data-status": job.status },
       Q.el("td", {}, Q.el("a", { href: "#" + job.id, onclick: (ev) => { ev.preventDefault(); openDetail(job.id, true); } },
         Q.el("strong", {}, job.workflow_name || "—")), Q.el("span", { class: "sub" }, job.job_type || "")),
-      Q.el("td", {}, Q.badge(job.status)),
-      Q.el("td", {}, progressCell(job)),
-      Q.el("td", {}, Q.fmtTime(job.created_at)),
-      Q.el("td", {}, runtime(job)),
+      Q.el("td", { "data-label": "Status" }, Q.badge(job.status)),
+      Q.el("td", { "data-label": "Progress" }, progressCell(job)),
+      Q.el("td", { "data-label": "Started" }, Q.fmtTime(job.created_at)),
+      Q.el("td", { "data-label": "Runtime" }, runtime(job)),
       Q.el("td", { class: "actions-cell" },
         Q.el("button", { type: "button", "aria-label": "Details of the job of " + (job.workflow_name || job.id), onclick: () => openDetail(job.id, true) }, "Details")));
   }
@@ -58,8 +58,12 @@
         try { details.set(j.id, await Q.api("GET", "/api/v1/jobs/" + j.id + "/details")); } catch (_) { /* progress stays unknown */ }
       }));
       $("jb-table").tBodies[0].replaceChildren(...jobs.map(row));
-      $("jb-empty").hidden = jobs.length > 0;
       $("jb-table").hidden = jobs.length === 0;
+      if (jobs.length === 0 && !workflowFilter && !$("jb-status").value) await Q.guide($("jb-empty"), "jobs");
+      else {
+        $("jb-empty").hidden = jobs.length > 0;
+        if (jobs.length === 0) $("jb-empty").textContent = "No jobs match; choose another status or show all jobs.";
+      }
     } catch (e) {
       $("jb-empty").hidden = false;
       $("jb-empty").textContent = "Could not load jobs: " + Q.errorText(e);
@@ -123,9 +127,14 @@
     $("jb-failed").replaceChildren(...ff.map((f) => Q.el("li", {}, Q.el("strong", {}, f.document), Q.el("span", { class: "err" }, f.error))));
     $("jb-failed-empty").hidden = ff.length > 0;
     const outs = job.output_node_files || [];
-    $("jb-outputs").replaceChildren(...outs.map((o) => Q.el("li", {},
-      Q.el("button", { type: "button", "aria-label": "Download " + o.file_id, onclick: (ev) => downloadOutput(job, o, ev.currentTarget) }, "Download"),
-      " ", o.file_id)));
+    // Results are named by their source document, with where the destination wrote them.
+    $("jb-outputs").replaceChildren(...outs.map((o) => {
+      const name = o.document || o.file_id;
+      return Q.el("li", {},
+        Q.el("button", { type: "button", "aria-label": "Download the elements of " + name, onclick: (ev) => downloadOutput(job, o, ev.currentTarget) }, "Download"),
+        " ", Q.el("strong", {}, name),
+        o.destination ? Q.el("span", { class: "sub" }, "written to " + o.destination) : null);
+    }));
     $("jb-outputs-empty").hidden = outs.length > 0;
     $("jb-cancel").hidden = !ACTIVE.has(job.status);
   }
@@ -134,7 +143,7 @@
     btn.disabled = true;
     try {
       const res = await Q.api("GET", "/api/v1/jobs/" + job.id + "/download", { query: { file_id: o.file_id, node_id: o.node_id }, raw: true });
-      const name = String(o.file_id).split(/[\\/]/).pop().replace(/\.json$/i, "") + ".json";
+      const name = String(o.document || o.file_id).split(/[\\/]/).pop().replace(/\.json$/i, "") + ".json";
       Q.download(await res.blob(), name);
     } catch (e) {
       Q.toast("Download failed: " + Q.errorText(e), true);

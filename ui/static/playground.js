@@ -46,8 +46,9 @@
     state.file = file;
     const btn = $("pg-submit");
     btn.disabled = true;
-    $("pg-status").textContent = "Partitioning " + file.name + "…";
+    $("pg-status").textContent = "";
     const t0 = performance.now();
+    const stopProgress = startProgress(file, t0);
     try {
       const res = await partition();
       state.raw = await res.text();
@@ -62,6 +63,50 @@
         const id = fieldFor[loc[loc.length - 1]];
         return id ? $(id) : null;
       }, $("pg-form-error"));
+    } finally {
+      stopProgress();
+      btn.disabled = false;
+    }
+  }
+
+  // startProgress shows, while the server works, what is happening and for how long: the API
+  // answers once the whole document is done, so the bar runs without a known end, and a
+  // large PDF's expected time is said up front from its size.
+  function startProgress(file, t0) {
+    const mb = file.size / (1 << 20);
+    const label = $("pg-progress-label");
+    $("pg-progress").removeAttribute("value");
+    $("pg-progress-wrap").hidden = false;
+    const what = "Partitioning " + file.name + " (" + (mb >= 1 ? mb.toFixed(1) + " MB" : Math.max(1, Math.round(file.size / 1024)) + " KB") + ")";
+    const hint = kindOf(file) === "image" || ($("pg-strategy").value === "hi_res" || $("pg-strategy").value === "ocr_only")
+      ? "; OCR takes a few seconds a page" : "";
+    const tick = () => {
+      const s = Math.round((performance.now() - t0) / 1000);
+      label.textContent = what + "… " + s + " s" + hint;
+    };
+    tick();
+    const timer = setInterval(tick, 500);
+    return () => { clearInterval(timer); $("pg-progress-wrap").hidden = true; };
+  }
+
+  // setFile puts a file into the file input, as if chosen, so the form and its checks see it.
+  function setFile(file) {
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    $("pg-file").files = dt.files;
+    Q.clearErrors($("pg-form"));
+  }
+
+  async function trySample() {
+    const btn = $("pg-sample");
+    btn.disabled = true;
+    try {
+      const res = await fetch(Q.prefix + "static/samples/sample.pdf");
+      if (!res.ok) throw new Error("the sample could not be loaded (" + res.status + ")");
+      setFile(new File([await res.blob()], "sample.pdf", { type: "application/pdf" }));
+      $("pg-form").requestSubmit();
+    } catch (e) {
+      Q.toast("Sorry, " + Q.errorText(e) + ".", true);
     } finally {
       btn.disabled = false;
     }
@@ -247,6 +292,25 @@
 
   Q.onReady(() => {
     $("pg-form").addEventListener("submit", submit);
+    $("pg-sample").addEventListener("click", trySample);
+    // Drag and drop: a file dropped anywhere on the form is the document, and is partitioned.
+    const drop = $("pg-form"), zone = $("pg-drop");
+    ["dragenter", "dragover"].forEach((t) => drop.addEventListener(t, (ev) => {
+      if (!ev.dataTransfer || ![...ev.dataTransfer.types].includes("Files")) return;
+      ev.preventDefault();
+      zone.classList.add("over");
+    }));
+    ["dragleave", "dragend"].forEach((t) => drop.addEventListener(t, (ev) => {
+      if (!drop.contains(ev.relatedTarget)) zone.classList.remove("over");
+    }));
+    drop.addEventListener("drop", (ev) => {
+      zone.classList.remove("over");
+      const f = ev.dataTransfer && ev.dataTransfer.files && ev.dataTransfer.files[0];
+      if (!f) return;
+      ev.preventDefault();
+      setFile(f);
+      drop.requestSubmit();
+    });
     $("pg-filter-type").addEventListener("change", renderTable);
     $("pg-filter-text").addEventListener("input", renderTable);
     $("pg-prev").addEventListener("click", () => showPage(state.page - 1));

@@ -163,10 +163,10 @@
     const steps = (w.workflow_nodes || []).map((n) => n.type + (n.settings && n.settings.strategy ? " (" + n.settings.strategy + ")" : n.subtype ? " (" + n.subtype + ")" : "")).join(" → ");
     return Q.el("tr", { "data-id": w.id },
       Q.el("td", {}, Q.el("strong", {}, w.name), Q.el("span", { class: "sub" }, steps), Q.el("span", { class: "sub run-note", "aria-live": "polite" })),
-      Q.el("td", {}, nameOf(sources, (w.sources || [])[0]), " → ", nameOf(destinations, (w.destinations || [])[0])),
-      Q.el("td", {}, schedulePhrase(w.schedule) || "by hand"),
-      Q.el("td", {}, Q.badge(w.status || "active")),
-      Q.el("td", {}, lastRun(w)),
+      Q.el("td", { "data-label": "From → to" }, nameOf(sources, (w.sources || [])[0]), " → ", nameOf(destinations, (w.destinations || [])[0])),
+      Q.el("td", { "data-label": "Schedule" }, schedulePhrase(w.schedule) || "by hand"),
+      Q.el("td", { "data-label": "Status" }, Q.badge(w.status || "active")),
+      Q.el("td", { "data-label": "Last run" }, lastRun(w)),
       Q.el("td", { class: "actions-cell" },
         Q.el("button", { type: "button", class: "primary", "aria-label": "Run " + w.name + " now", onclick: (ev) => run(w, ev.currentTarget) }, "Run now"),
         Q.el("button", { type: "button", "aria-label": "Edit " + w.name, onclick: () => openEditor(w) }, "Edit"),
@@ -195,8 +195,9 @@
       options($("wf-source"), sources, "source");
       options($("wf-destination"), destinations, "destination");
       $("wf-table").tBodies[0].replaceChildren(...workflows.map(row));
-      $("wf-empty").hidden = workflows.length > 0;
       $("wf-table").hidden = workflows.length === 0;
+      if (workflows.length === 0) await Q.guide($("wf-empty"), "workflows", () => openEditor(null));
+      else $("wf-empty").hidden = true;
     } catch (e) {
       $("wf-empty").hidden = false;
       $("wf-empty").textContent = "Could not load workflows: " + Q.errorText(e);
