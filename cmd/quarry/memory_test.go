@@ -231,6 +231,7 @@ func TestAttackMemoryBombsStayBounded(t *testing.T) {
 	}
 	dir := t.TempDir()
 	s := startServer(t)
+	t.Logf("idle server process tree: %d MiB", treeRSS(s.cmd.Process.Pid)>>20)
 	var stopProbe atomic.Bool
 	var probeFail atomic.Value
 	var maxHealth atomic.Int64

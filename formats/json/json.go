@@ -91,7 +91,46 @@ func allElements(items []json.RawMessage) bool {
 	return true
 }
 
+// maxDepth bounds the nesting of a document rendered as indented text. Indentation makes the
+// output quadratic in the depth: 10,000 levels (encoding/json's own limit) indent to ~100 MB
+// from a 20 KB input, so a 100k-deep upload once peaked at 330 MB before failing.
+const maxDepth = 512
+
+// depth returns the deepest nesting of arrays and objects in data, stopping past limit.
+func depth(data []byte, limit int) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			d++
+			if d > deepest {
+				deepest = d
+				if deepest > limit {
+					return deepest
+				}
+			}
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
+}
+
 func plainJSON(data []byte, emit engine.Emit) error {
+	if depth(data, maxDepth) > maxDepth {
+		return engine.Errorf(engine.KindBadRequest, "Invalid JSON: nested deeper than %d levels", maxDepth)
+	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, bytes.TrimSpace(data), "", "  "); err != nil {
 		return engine.Errorf(engine.KindBadRequest, "Invalid JSON: %v", err)
