@@ -412,6 +412,7 @@ func (s *Source) List(ctx context.Context, yield func(connectors.Document) error
 					digest, err = aclDigest(pd)
 				}
 				if err != nil {
+					s.c.log.Warn("confluence: permissions unknown; the page is listed to fail", "page", p.ID, "space", sp.Key, "err", err)
 					doc.DataSource[permissionsErrorKey] = err.Error()
 					doc.Version = p.Version + "+acl.unknown"
 				} else {
