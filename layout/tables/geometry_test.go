@@ -8,12 +8,14 @@ import (
 // addGeometry adds the page's ruling to the detector's input, as the page layout does:
 // stroked lines and thin filled rectangles are rules; stroked rectangles give their four
 // sides; filled rectangles that are not white are shading (a white fill erases, it draws
-// nothing). Polygon edges, curves and slanted strokes (charts, logos, diagrams) and images
-// are drawing, not rules.
+// nothing). Curves and slanted lines (charts, logos, diagrams) and images are drawing, not
+// rules.
 func addGeometry(in *tables.Page, p *pdf.Page) {
 	for _, s := range p.Geometry.Segments {
+		// Axis-aligned edges of filled polygons are rules too: spreadsheet exports draw
+		// grid lines as thin filled four-sided paths.
 		slanted := !s.Horizontal(1) && !s.Vertical(1)
-		if s.Kind == pdf.SegCurve || s.Kind == pdf.SegFillEdge || slanted {
+		if s.Kind == pdf.SegCurve || slanted {
 			in.Drawing = append(in.Drawing, tables.Rect{X0: min(s.X0, s.X1), Y0: min(s.Y0, s.Y1), X1: max(s.X0, s.X1), Y1: max(s.Y0, s.Y1)})
 			continue
 		}

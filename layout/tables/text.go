@@ -497,7 +497,7 @@ func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLef
 				continue
 			}
 			lines++
-			if chars >= 20 && x1-x0 >= 0.85*width {
+			if chars >= 20 && x1-x0 >= 0.75*width {
 				full++
 			}
 		}
