@@ -319,9 +319,12 @@ func hiddenGlyphs(gs []pdf.Glyph) []bool {
 	return drop
 }
 
+// isBold reads the weight from the font name: Bold, Black, Heavy, Semibold, Demi, and the
+// "-Medi" of the URW/TeX Times (NimbusRomNo9L-Medi is Times Bold).
 func isBold(font string) bool {
 	f := strings.ToLower(font)
-	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy") || strings.Contains(f, "semibold")
+	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy") ||
+		strings.Contains(f, "demi") || strings.HasSuffix(f, "-medi") || strings.HasSuffix(f, "-mediita")
 }
 
 // findTables runs the table finder on the page's visible words and ruling.
@@ -587,6 +590,7 @@ func buildBlocks(ls []tline, body float64) []region {
 	for _, o := range active {
 		done = append(done, o.r)
 	}
+	done = absorbFragments(done, body)
 	for i := range done {
 		r := &done[i]
 		orderRows(r.lines)
@@ -601,6 +605,51 @@ func buildBlocks(ls []tline, body float64) []region {
 		}
 	}
 	return done
+}
+
+// absorbFragments merges small-type fragments (a formula's sub- and superscripts, which
+// pdfminer makes lines of their own, met before their base line) into the block of larger
+// type their box overlaps. Quadratic in the fragments times the blocks, so skipped on pages
+// with very many blocks.
+func absorbFragments(bs []region, body float64) []region {
+	if len(bs) > 3000 {
+		return bs
+	}
+	maxSize := func(r *region) float64 {
+		m := 0.0
+		for _, l := range r.lines {
+			m = math.Max(m, l.size)
+		}
+		return m
+	}
+	gone := make([]bool, len(bs))
+	for i := range bs {
+		f := &bs[i]
+		fs := maxSize(f)
+		if len(f.lines) > 3 || fs >= 0.9*body || f.lines[0].turned {
+			continue
+		}
+		for j := range bs {
+			t := &bs[j]
+			if j == i || gone[j] || maxSize(t) <= fs*1.1 {
+				continue
+			}
+			pad := 0.3 * fs
+			if f.b.x0 < t.b.x1+pad && t.b.x0-pad < f.b.x1 && f.b.y0 < t.b.y1 && t.b.y0 < f.b.y1 {
+				t.lines = append(t.lines, f.lines...)
+				t.b = t.b.union(f.b)
+				gone[i] = true
+				break
+			}
+		}
+	}
+	out := bs[:0]
+	for i := range bs {
+		if !gone[i] {
+			out = append(out, bs[i])
+		}
+	}
+	return out
 }
 
 // orderRows puts a block's lines in reading order: rows top to bottom (lines overlapping
@@ -632,7 +681,13 @@ func continues(r *region, a, b tline, body float64) bool {
 	if gap < -0.4*h || gap > 0.75*math.Max(h, 0.5*body) {
 		return false
 	}
-	if math.Min(a.b.x1, b.b.x1)-math.Max(a.b.x0, b.b.x0) <= 0 {
+	// Sub- and superscripts (and a formula's pieces) come as lines of their own that overlap
+	// their base line, above, below or just beside it: they belong with it whatever their size.
+	hgap := math.Max(b.b.x0-a.b.x1, a.b.x0-b.b.x1)
+	if vo := math.Min(a.b.y1, b.b.y1) - math.Max(a.b.y0, b.b.y0); vo > 0.3*math.Min(a.b.h(), b.b.h()) && hgap < 1.5*math.Max(a.size, b.size) {
+		return true
+	}
+	if hgap >= 0 {
 		return false
 	}
 	ratio := a.size / math.Max(b.size, 0.1)
