@@ -112,6 +112,8 @@ type Cell struct {
 	Box  Rect
 	// Header is set for cells in the table's header rows.
 	Header bool
+	// bold is set when all the cell's words are bold.
+	bold bool
 }
 
 // Table is one table found on the page.

@@ -39,6 +39,10 @@ func build(cells []gcell, rows, cols int, ws []Word, kind Kind) (Table, bool) {
 		}
 		cell := Cell{Row: r0, Col: c0, RowSpan: r1 - r0, ColSpan: c1 - c0}
 		cell.Text, cell.Box = cellText(c.words, ws)
+		cell.bold = len(c.words) > 0
+		for _, w := range c.words {
+			cell.bold = cell.bold && ws[w].Bold
+		}
 		for _, w := range c.words {
 			t.Box = t.Box.Union(ws[w].Box)
 		}
@@ -155,4 +159,65 @@ func maxf(a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// markHeader sets the header rows of a table whose structure came from rules: the leading rows
+// without figures when rows below have figures, else the leading rows set in bold when rows
+// below are not; a header cell spanning down takes the rows it spans. At most half the rows.
+func markHeader(t *Table) {
+	figs := make([]bool, t.Rows)
+	bold := make([]bool, t.Rows)
+	plain := make([]bool, t.Rows)
+	for _, c := range t.Cells {
+		if c.Text == "" {
+			continue
+		}
+		if numericText(c.Text) {
+			figs[c.Row] = true
+		}
+		if c.bold {
+			bold[c.Row] = true
+		} else {
+			plain[c.Row] = true
+		}
+	}
+	lead := func(in, below func(r int) bool) int {
+		n := 0
+		for n < t.Rows && in(n) {
+			n++
+		}
+		for r := n; r < t.Rows; r++ {
+			if below(r) {
+				return n
+			}
+		}
+		return 0
+	}
+	hdr := lead(func(r int) bool { return !figs[r] }, func(r int) bool { return figs[r] })
+	if hdr == 0 {
+		hdr = lead(func(r int) bool { return bold[r] && !plain[r] }, func(r int) bool { return plain[r] })
+	}
+	for _, c := range t.Cells {
+		if c.Row < hdr {
+			hdr = max(hdr, c.Row+c.RowSpan)
+		}
+	}
+	if hdr == 0 || 2*hdr > t.Rows {
+		return
+	}
+	t.HeaderRows = hdr
+	for i := range t.Cells {
+		t.Cells[i].Header = t.Cells[i].Row < hdr
+	}
+}
+
+// numericText reports whether every word of s is a figure.
+func numericText(s string) bool {
+	f := strings.Fields(s)
+	for _, w := range f {
+		if !numeric(w) {
+			return false
+		}
+	}
+	return len(f) > 0
 }

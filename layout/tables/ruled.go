@@ -174,6 +174,7 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 		return Table{}, false
 	}
 	t.Box = Rect{xs[0], ys[len(ys)-1], xs[len(xs)-1], ys[0]}
+	markHeader(&t)
 	t.Words = inside
 	for _, i := range inside {
 		used[i] = true
