@@ -77,7 +77,13 @@ type testServer struct {
 	done chan struct{}
 }
 
-func startServer(t *testing.T, env ...string) *testServer {
+func startServer(t *testing.T) *testServer {
+	t.Helper()
+	return startServerArgs(t)
+}
+
+// startServerArgs starts `quarry serve` with the key "k" and extra flags.
+func startServerArgs(t *testing.T, extra ...string) *testServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -87,8 +93,9 @@ func startServer(t *testing.T, env ...string) *testServer {
 	ln.Close()
 	self, _ := os.Executable()
 	dir := t.TempDir()
-	cmd := exec.Command(self, "serve", "--addr", addr, "--api-key", "k", "--data-dir", filepath.Join(dir, "data"), "--log-level", "error")
-	cmd.Env = append(os.Environ(), append([]string{envTestAsMain + "=1", "QUARRY_PLUGIN_CACHE_DIR=" + filepath.Join(dir, "cache"), "TMPDIR=" + dir}, env...)...)
+	args := append([]string{"serve", "--addr", addr, "--api-key", "k", "--data-dir", filepath.Join(dir, "data"), "--log-level", "error"}, extra...)
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), envTestAsMain+"=1", "QUARRY_PLUGIN_CACHE_DIR="+filepath.Join(dir, "cache"), "TMPDIR="+dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
