@@ -276,3 +276,195 @@ func trueTypeUnicode(font []byte) map[int]string {
 	}
 	return out
 }
+
+// cffCharset reads a bare CFF font program (FontFile3) far enough to name its glyphs: for a
+// CID-keyed font the registry-ordering of its ROS (CIDs then are the collection's), else
+// each glyph ID's name through the charset, as text by the Adobe Glyph List.
+func cffCharset(b []byte) (ordering string, gidText map[int]string) {
+	if len(b) < 4 {
+		return "", nil
+	}
+	// index returns the items of the INDEX at off and the offset after it.
+	index := func(off int) ([][]byte, int, bool) {
+		if off+2 > len(b) {
+			return nil, 0, false
+		}
+		count := int(binary.BigEndian.Uint16(b[off:]))
+		if count == 0 {
+			return nil, off + 2, true
+		}
+		if off+3 > len(b) {
+			return nil, 0, false
+		}
+		osz := int(b[off+2])
+		if osz < 1 || osz > 4 {
+			return nil, 0, false
+		}
+		offs := off + 3
+		data := offs + (count+1)*osz - 1
+		if data >= len(b) {
+			return nil, 0, false
+		}
+		at := func(i int) int {
+			v := 0
+			for k := range osz {
+				v = v<<8 | int(b[offs+i*osz+k])
+			}
+			return v
+		}
+		items := make([][]byte, count)
+		for i := range count {
+			s, e := data+at(i), data+at(i+1)
+			if s > e || e > len(b) {
+				return nil, 0, false
+			}
+			items[i] = b[s:e]
+		}
+		return items, data + at(count), true
+	}
+	_, next, ok := index(int(b[2]))
+	if !ok {
+		return "", nil
+	}
+	tops, next, ok := index(next)
+	if !ok || len(tops) == 0 {
+		return "", nil
+	}
+	strs, _, ok := index(next)
+	if !ok {
+		return "", nil
+	}
+	// The Top DICT: operands before each operator; we want charset (15), CharStrings (17) and
+	// ROS (12 30).
+	var ops []int
+	charset, charStrings := 0, 0
+	var ros []int
+	d := tops[0]
+	for i := 0; i < len(d); {
+		c := d[i]
+		switch {
+		case c <= 21:
+			op := int(c)
+			i++
+			if c == 12 && i < len(d) {
+				op = 1200 + int(d[i])
+				i++
+			}
+			switch op {
+			case 15:
+				if len(ops) > 0 {
+					charset = ops[len(ops)-1]
+				}
+			case 17:
+				if len(ops) > 0 {
+					charStrings = ops[len(ops)-1]
+				}
+			case 1230:
+				ros = append([]int(nil), ops...)
+			}
+			ops = ops[:0]
+		case c == 28 && i+2 < len(d):
+			ops = append(ops, int(int16(binary.BigEndian.Uint16(d[i+1:]))))
+			i += 3
+		case c == 29 && i+4 < len(d):
+			ops = append(ops, int(int32(binary.BigEndian.Uint32(d[i+1:]))))
+			i += 5
+		case c == 30:
+			i++
+			for i < len(d) && d[i]&0x0F != 0x0F && d[i]>>4 != 0x0F {
+				i++
+			}
+			i++
+			ops = append(ops, 0)
+		case c >= 32 && c <= 246:
+			ops = append(ops, int(c)-139)
+			i++
+		case c >= 247 && c <= 250 && i+1 < len(d):
+			ops = append(ops, (int(c)-247)*256+int(d[i+1])+108)
+			i += 2
+		case c >= 251 && c <= 254 && i+1 < len(d):
+			ops = append(ops, -(int(c)-251)*256-int(d[i+1])-108)
+			i += 2
+		default:
+			i++
+		}
+	}
+	sid := func(s int) string {
+		if s >= 0 && s < len(cffStandardStrings) {
+			return cffStandardStrings[s]
+		}
+		if k := s - len(cffStandardStrings); k >= 0 && k < len(strs) {
+			return string(strs[k])
+		}
+		return ""
+	}
+	if len(ros) >= 2 {
+		if sid(ros[0]) == "Adobe" {
+			if _, ok := collections()[sid(ros[1])]; ok {
+				return sid(ros[1]), nil
+			}
+		}
+		return "", nil // CID-keyed without a known collection: the charset holds CIDs
+	}
+	if charStrings <= 0 || charset <= 2 || charset >= len(b) {
+		return "", nil // the predefined charsets name Latin glyphs the encoding already covers
+	}
+	glyphs, _, ok := index(charStrings)
+	if !ok || len(glyphs) < 2 {
+		return "", nil
+	}
+	n := len(glyphs)
+	gidText = map[int]string{}
+	add := func(gid, s int) {
+		if t, ok := glyphToUnicode(sid(s)); ok {
+			gidText[gid] = t
+		}
+	}
+	p := charset + 1
+	switch b[charset] {
+	case 0:
+		for gid := 1; gid < n && p+2 <= len(b); gid, p = gid+1, p+2 {
+			add(gid, int(binary.BigEndian.Uint16(b[p:])))
+		}
+	case 1, 2:
+		wide := b[charset] == 2
+		for gid := 1; gid < n; {
+			if p+3 > len(b) || (wide && p+4 > len(b)) {
+				break
+			}
+			first := int(binary.BigEndian.Uint16(b[p:]))
+			left := int(b[p+2])
+			p += 3
+			if wide {
+				left = int(binary.BigEndian.Uint16(b[p-1:]))
+				p++
+			}
+			for k := 0; k <= left && gid < n; k++ {
+				add(gid, first+k)
+				gid++
+			}
+		}
+	}
+	if len(gidText) == 0 {
+		return "", nil
+	}
+	return "", gidText
+}
+
+// openTypeCFF returns the 'CFF ' table of an OpenType font program, or nil.
+func openTypeCFF(font []byte) []byte {
+	if len(font) < 12 || string(font[:4]) != "OTTO" {
+		return nil
+	}
+	n := int(binary.BigEndian.Uint16(font[4:]))
+	for i := 0; i < n && 12+16*i+16 <= len(font); i++ {
+		rec := font[12+16*i:]
+		if string(rec[:4]) == "CFF " {
+			off, l := int(binary.BigEndian.Uint32(rec[8:])), int(binary.BigEndian.Uint32(rec[12:]))
+			if off >= 0 && l >= 0 && off+l <= len(font) {
+				return font[off : off+l]
+			}
+		}
+	}
+	return nil
+}

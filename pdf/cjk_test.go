@@ -96,3 +96,88 @@ func TestIdentityHEmbeddedTrueType(t *testing.T) {
 		}
 	}
 }
+
+// cffProgram writes a minimal bare CFF font whose glyphs 1.. are named names (standard strings
+// or custom ones); with ros the font is CID-keyed with that registry and ordering.
+func cffProgram(names []string, ros [2]string) []byte {
+	var custom []string
+	sid := func(s string) int {
+		for i, n := range cffStandardStrings {
+			if n == s {
+				return i
+			}
+		}
+		for i, n := range custom {
+			if n == s {
+				return len(cffStandardStrings) + i
+			}
+		}
+		custom = append(custom, s)
+		return len(cffStandardStrings) + len(custom) - 1
+	}
+	var sids []int
+	for _, n := range names {
+		sids = append(sids, sid(n))
+	}
+	var rosOps []byte
+	if ros[0] != "" {
+		r, o := sid(ros[0]), sid(ros[1])
+		rosOps = []byte{28, byte(r >> 8), byte(r), 28, byte(o >> 8), byte(o), 139, 12, 30}
+	}
+	index := func(items ...string) []byte {
+		if len(items) == 0 {
+			return []byte{0, 0}
+		}
+		out := []byte{byte(len(items) >> 8), byte(len(items)), 2}
+		off := 1
+		var data []byte
+		for _, it := range items {
+			out = append(out, byte(off>>8), byte(off))
+			off += len(it)
+			data = append(data, it...)
+		}
+		out = append(out, byte(off>>8), byte(off))
+		return append(out, data...)
+	}
+	i32 := func(v int) []byte { return []byte{29, byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+	top := func(charset, charStrings int) string {
+		d := append(append([]byte{}, rosOps...), i32(charset)...)
+		d = append(append(append(d, 15), i32(charStrings)...), 17)
+		return string(d)
+	}
+	head := append([]byte{1, 0, 4, 1}, index("Test")...)
+	// Offsets depend on the Top DICT's length, which is fixed by the 5-byte integers.
+	fixed := len(head) + len(index(top(0, 0))) + len(index(custom...)) + 2
+	charset := []byte{0}
+	for _, s := range sids {
+		charset = append(charset, byte(s>>8), byte(s))
+	}
+	glyphs := make([]string, len(names)+1)
+	for i := range glyphs {
+		glyphs[i] = "\x0e" // endchar
+	}
+	b := append(head, index(top(fixed, fixed+len(charset)))...)
+	b = append(b, index(custom...)...)
+	b = append(b, 0, 0)
+	b = append(b, charset...)
+	return append(b, index(glyphs...)...)
+}
+
+// An Identity-H CIDFontType0 without ToUnicode whose embedded CFF program is name-keyed reads
+// its glyph names through the Adobe Glyph List (CIDs are glyph IDs); a CID-keyed one naming
+// Adobe-Japan1 reads through that collection.
+func TestIdentityHEmbeddedCFF(t *testing.T) {
+	desc := "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Test /DW 600 " +
+		"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 7 0 R >>"
+	fd := "<< /Type /FontDescriptor /FontName /Test /Flags 4 /Descent -250 /FontFile3 8 0 R >>"
+	prog := cffProgram([]string{"H", "e", "l", "o", "uni05D0", "f_i"}, [2]string{})
+	p := readPage(t, cidFontPDF("/Identity-H", desc, "00010002000300030004 0005 0006", fd, stream("/Subtype /CIDFontType0C", string(prog))))
+	if got := strings.Join(boxTexts(p), "|"); got != "Helloאfi" {
+		t.Errorf("name-keyed: got %q", got)
+	}
+	prog = cffProgram([]string{"a", "b"}, [2]string{"Adobe", "Japan1"})
+	p = readPage(t, cidFontPDF("/Identity-H", desc, "0CD4 0E8A 07A0", fd, stream("/Subtype /CIDFontType0C", string(prog))))
+	if got := strings.Join(boxTexts(p), "|"); got != "日本語" {
+		t.Errorf("CID-keyed Adobe-Japan1: got %q", got)
+	}
+}

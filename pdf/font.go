@@ -517,10 +517,24 @@ func type1Encoding(data []byte) map[int]string {
 }
 
 // embeddedCIDText reads the Unicode cmap of a CIDFontType2's embedded TrueType program and its
-// CIDToGIDMap, for fonts that declare no usable collection (Adobe-Identity).
+// CIDToGIDMap, or the charset of a CIDFontType0's CFF program, for fonts that declare no usable
+// collection (Adobe-Identity).
 func (d *Document) embeddedCIDText(f *font, cf, fdesc types.Dict) {
 	ff, ok := fdesc.Find("FontFile2")
 	if !ok {
+		// A CFF program (CIDFontType0C or OpenType): a CID-keyed one may name its
+		// collection; a name-keyed one names its glyphs, and CIDs are glyph IDs.
+		if ff3, ok := fdesc.Find("FontFile3"); ok {
+			if data, _, err := d.streamData(ff3); len(data) > 0 && (err == nil || len(data) > 4) {
+				if f.gidText = trueTypeUnicode(data); f.gidText != nil {
+					return // an OpenType program's own Unicode cmap
+				}
+				if otf := openTypeCFF(data); otf != nil {
+					data = otf
+				}
+				f.ordering, f.gidText = cffCharset(data)
+			}
+		}
 		return
 	}
 	data, _, err := d.streamData(ff)
