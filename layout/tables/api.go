@@ -34,6 +34,11 @@ func (r Rect) Overlaps(o Rect) bool {
 	return r.X0 < o.X1 && o.X0 < r.X1 && r.Y0 < o.Y1 && o.Y0 < r.Y1
 }
 
+// Inside reports whether r lies within o (edges included).
+func (r Rect) Inside(o Rect) bool {
+	return r.X0 >= o.X0 && r.Y0 >= o.Y0 && r.X1 <= o.X1 && r.Y1 <= o.Y1
+}
+
 // Contains reports whether the point lies inside or on the box.
 func (r Rect) Contains(x, y float64) bool { return x >= r.X0 && x <= r.X1 && y >= r.Y0 && y <= r.Y1 }
 

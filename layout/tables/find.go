@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"math"
 	"sort"
 )
 
@@ -122,12 +123,72 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := ruledTables(connect(hs, vs), ws, used, body)
+	groups := connect(hs, vs)
+	out := ruledTables(groups, ws, used, body)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out = append(out, textTables(ws, used, hs, body, opt)...)
+	boxes := frames(groups, p.Rects, p.Width*p.Height, body)
+	for _, t := range textTables(ws, used, hs, body, opt) {
+		if !diagram(t, boxes) {
+			out = append(out, t)
+		}
+	}
 	return dropFigures(out, p.Drawing), nil
+}
+
+// frames returns the closed boxes drawn on the page: rule groups that enclose a single area
+// and shading rectangles (not page backgrounds).
+func frames(groups []ruleGroup, rects []Rect, pageArea, body float64) []Rect {
+	var out []Rect
+	gap := maxf(ruleTol, body/3)
+	for _, g := range groups {
+		var xv, yv []float64
+		for _, v := range g.vs {
+			xv = append(xv, v.x)
+		}
+		for _, h := range g.hs {
+			yv = append(yv, h.y)
+		}
+		if len(positions(xv, gap)) == 2 && len(positions(yv, gap)) == 2 {
+			out = append(out, g.box)
+		}
+	}
+	for _, r := range rects {
+		if !badRect(r) && r.W() > maxRuleThickness && r.H() > maxRuleThickness && r.W()*r.H() < pageArea/2 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// diagram reports whether a table found from text alignment is text set in separate boxes (an
+// organisation chart, a flow of framed steps): its filled cells lie in three or more
+// different frames, and most of them in some frame. A table inside one frame is not.
+func diagram(t Table, boxes []Rect) bool {
+	if len(boxes) < 3 {
+		return false
+	}
+	in := map[int]bool{}
+	framed, filled := 0, 0
+	for _, c := range t.Cells {
+		if c.Text == "" {
+			continue
+		}
+		filled++
+		x, y := (c.Box.X0+c.Box.X1)/2, (c.Box.Y0+c.Box.Y1)/2
+		best, area := -1, math.Inf(1)
+		for k, b := range boxes {
+			if b.Contains(x, y) && b.W()*b.H() < area {
+				best, area = k, b.W()*b.H()
+			}
+		}
+		if best >= 0 && !t.Box.Inside(boxes[best]) {
+			framed++
+			in[best] = true
+		}
+	}
+	return len(in) >= 3 && 2*framed > filled
 }
 
 // maxDrawingItems is how many drawing items (Page.Drawing) a table may enclose: an icon or a

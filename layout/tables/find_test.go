@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -285,6 +286,22 @@ func TestNoTableInProseListsOrColumns(t *testing.T) {
 		}
 		if ts := find(t, &Page{Words: ws, Drawing: drawing}); len(ts) != 0 {
 			t.Errorf("%d tables in a chart: %q", len(ts), gridOf(ts[0]))
+		}
+	})
+	t.Run("organisation chart", func(t *testing.T) {
+		// Names in framed boxes, three by three, aligned like a grid but not touching.
+		var ws []Word
+		var segs []Segment
+		for r := range 3 {
+			for c := range 3 {
+				x0, y1 := 80+170*float64(c), 700-90*float64(r)
+				segs = append(segs, hseg(y1, x0, x0+140), hseg(y1-40, x0, x0+140), vseg(x0, y1-40, y1), vseg(x0+140, y1-40, y1))
+				ws = append(ws, phrase(fmt.Sprintf("Office %d%d", r, c), x0+8, y1-16)...)
+				ws = append(ws, phrase("Director", x0+8, y1-30)...)
+			}
+		}
+		if ts := find(t, &Page{Words: ws, Segments: segs}); len(ts) != 0 {
+			t.Errorf("%d tables in an organisation chart: %q", len(ts), gridOf(ts[0]))
 		}
 	})
 	t.Run("a framed box of text", func(t *testing.T) {
