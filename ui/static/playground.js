@@ -266,6 +266,7 @@
     $("pg-selected-wrap").hidden = false;
     $("pg-selected-title").textContent = "Element " + (i + 1) + ": " + e.type;
     $("pg-selected").textContent = JSON.stringify(e, null, 2);
+    showTableHTML(e.metadata && e.metadata.text_as_html);
     const p = e.metadata && e.metadata.page_number;
     if (state.kind === "pdf" && p && p !== state.page) await showPage(p);
     document.querySelectorAll("#pg-boxes rect").forEach((r) => r.classList.toggle("selected", Number(r.dataset.index) === i));
@@ -274,6 +275,30 @@
       tr.classList.toggle("selected", on);
       if (on && fromBox) { tr.scrollIntoView({ block: "nearest" }); tr.focus(); }
     });
+  }
+
+  // showTableHTML previews a Table's text_as_html as a table. The markup comes from the
+  // document, so it is rebuilt from text and the span attributes only, never inserted as HTML.
+  function showTableHTML(html) {
+    const wrap = $("pg-selected-table");
+    wrap.replaceChildren();
+    wrap.hidden = !html;
+    if (!html) return;
+    const src = new DOMParser().parseFromString(html, "text/html");
+    const table = Q.el("table", { class: "elements preview" });
+    src.querySelectorAll("tr").forEach((tr) => {
+      const row = Q.el("tr", {});
+      tr.querySelectorAll("th, td").forEach((c) => {
+        const cell = Q.el(c.tagName === "TH" ? "th" : "td", {}, c.textContent);
+        for (const a of ["colspan", "rowspan"]) {
+          const n = parseInt(c.getAttribute(a), 10);
+          if (n > 1 && n < 1000) cell.setAttribute(a, String(n));
+        }
+        row.append(cell);
+      });
+      table.append(row);
+    });
+    wrap.append(table);
   }
 
   function selectTab(which) {
