@@ -105,6 +105,16 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 	if len(data) == 0 {
 		return nil, errors.New("empty image")
 	}
+	if frame < 0 {
+		if img, ok, err := decodePNGGrey(data); ok {
+			return img, err
+		}
+	}
+	return decodeLeptonica(data, frame)
+}
+
+// decodeLeptonica is decodeGrey through leptonica's readers.
+func decodeLeptonica(data []byte, frame int) (*image.Gray, error) {
 	var code C.int
 	g := C.q_decode((*C.l_uint8)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(frame), &code)
 	if g == nil {

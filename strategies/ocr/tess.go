@@ -3,6 +3,7 @@ package ocr
 import (
 	"fmt"
 	"image"
+	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -67,6 +68,10 @@ func (t *tesseract) setLanguages(langs string) error {
 	return nil
 }
 
+// bigImage is the encoded size from which a page's bytes are handed back to the system as
+// soon as Tesseract has copied them (16 megapixels of grey).
+const bigImage = 16 << 20
+
 // recognize runs recognition once on an encoded page image (any format leptonica reads). Every gosseract output call re-runs
 // recognition, so only the verbose word boxes are asked for; lines and paragraphs are derived
 // from their numbers.
@@ -94,6 +99,13 @@ func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
 	}
 	if err := t.client.SetImageFromBytes(img); err != nil {
 		return nil, fmt.Errorf("tesseract: set image: %w", err)
+	}
+	if len(img) >= bigImage {
+		// Tesseract holds its own copy now; a large page's encoding goes back to the system
+		// before recognition builds its own structures, instead of whenever the collector
+		// and scavenger get to it (a 40-megapixel page: 40 MB off the peak).
+		img = nil
+		debug.FreeOSMemory()
 	}
 	// hOCR, not GetBoundingBoxesVerbose: gosseract's verbose iterator stops at the first block
 	// without text (a picture, a ruled area), dropping everything after it; Tesseract's own

@@ -1,0 +1,58 @@
+package ocr
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+)
+
+// TestPNGRowDecoder: colour PNGs decoded row by row give exactly the grey pixels of
+// leptonica's full decode (darkest channel), for truecolour, alpha, 16-bit and palette images,
+// odd sizes included; grey PNGs are left to leptonica.
+func TestPNGRowDecoder(t *testing.T) {
+	const w, h = 37, 23
+	val := func(x, y, k int) uint8 { return uint8(x*7 + y*13 + k*61 + x*y*k) }
+	rgba := image.NewNRGBA(image.Rect(0, 0, w, h))
+	rgb := image.NewRGBA(image.Rect(0, 0, w, h))
+	deep := image.NewRGBA64(image.Rect(0, 0, w, h))
+	pal := make(color.Palette, 16)
+	for i := range pal {
+		pal[i] = color.NRGBA{uint8(i * 16), uint8(255 - i*9), uint8(i * i), uint8(255 - i*3)}
+	}
+	paletted := image.NewPaletted(image.Rect(0, 0, w, h), pal)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			rgba.SetNRGBA(x, y, color.NRGBA{val(x, y, 0), val(x, y, 1), val(x, y, 2), val(x, y, 3)})
+			rgb.SetRGBA(x, y, color.RGBA{val(x, y, 0), val(x, y, 1), val(x, y, 2), 255})
+			deep.SetRGBA64(x, y, color.RGBA64{uint16(val(x, y, 0)) * 257, uint16(val(x, y, 1))*257 + 100, uint16(val(x, y, 2)) * 251, 65535})
+			paletted.SetColorIndex(x, y, uint8((x+y)%16))
+		}
+	}
+	for name, img := range map[string]image.Image{"rgba": rgba, "rgb": rgb, "16-bit": deep, "palette": paletted} {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := decodePNGGrey(buf.Bytes())
+		if !ok || err != nil {
+			t.Fatalf("%s: not decoded (ok=%v, err=%v)", name, ok, err)
+		}
+		want, err := decodeLeptonica(buf.Bytes(), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Bounds() != want.Bounds() || !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("%s: row decoder and leptonica differ", name)
+		}
+	}
+	var grey bytes.Buffer
+	png.Encode(&grey, greyPattern(w, h, false))
+	if _, ok, _ := decodePNGGrey(grey.Bytes()); ok {
+		t.Error("grey PNG taken by the row decoder")
+	}
+	if _, ok, _ := decodePNGGrey([]byte("\x89PNG\r\n\x1a\n\x00\x00")); ok {
+		t.Error("truncated PNG claimed")
+	}
+}
