@@ -24,9 +24,10 @@ RUN_PACKAGES=(
 )
 # Tests only: PostgreSQL (platform store tests), Chromium (web UI tests), pdfminer.six (the
 # reference's PDF engine, which the fast strategy's agreement test compares against), html2text
-# (a benchmark peer), DejaVu fonts (OCR fixtures are drawn with them).
+# (a benchmark peer), DejaVu fonts (OCR fixtures are drawn with them), GNU time (peak memory in
+# bench/corpus.sh).
 TEST_PACKAGES=(
-  python3-pdfminer html2text postgresql chromium fonts-dejavu-core
+  python3-pdfminer html2text postgresql chromium fonts-dejavu-core time
 )
 APT_PACKAGES=("${RUN_PACKAGES[@]}")
 [ "$MODE" = test ] && APT_PACKAGES+=("${TEST_PACKAGES[@]}")
