@@ -109,6 +109,9 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 		if img, ok, err := decodePNGGrey(data); ok {
 			return img, err
 		}
+		if img, ok, err := decodeJPEGGrey(data); ok {
+			return img, err
+		}
 	}
 	return decodeLeptonica(data, frame)
 }

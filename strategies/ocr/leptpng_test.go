@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -54,5 +57,49 @@ func TestPNGRowDecoder(t *testing.T) {
 	}
 	if _, ok, _ := decodePNGGrey([]byte("\x89PNG\r\n\x1a\n\x00\x00")); ok {
 		t.Error("truncated PNG claimed")
+	}
+}
+
+// TestJPEGRowDecoder: colour JPEGs decoded scanline by scanline give exactly leptonica's grey
+// pixels; grey JPEGs are left to leptonica.
+func TestJPEGRowDecoder(t *testing.T) {
+	const w, h = 53, 29
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.SetRGBA(x, y, color.RGBA{uint8(x * 5), uint8(y * 9), uint8(x*y + 40), 255})
+		}
+	}
+	for _, q := range []int{50, 95} {
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: q}); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := decodeJPEGGrey(buf.Bytes())
+		if !ok || err != nil {
+			t.Fatalf("quality %d: not decoded (ok=%v, err=%v)", q, ok, err)
+		}
+		want, err := decodeLeptonica(buf.Bytes(), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Bounds() != want.Bounds() || !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("quality %d: scanline decoder and leptonica differ", q)
+		}
+	}
+	ref, err := os.ReadFile(filepath.Join(refDir, "docs", "example.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := decodeJPEGGrey(ref); ok && err == nil {
+		want, _ := decodeLeptonica(ref, -1)
+		if !bytes.Equal(got.Pix, want.Pix) {
+			t.Error("example.jpg: scanline decoder and leptonica differ")
+		}
+	}
+	var grey bytes.Buffer
+	jpeg.Encode(&grey, greyPattern(w, h, false), nil)
+	if _, ok, _ := decodeJPEGGrey(grey.Bytes()); ok {
+		t.Error("grey JPEG taken by the scanline decoder")
 	}
 }

@@ -1,0 +1,88 @@
+package ocr
+
+/*
+#cgo LDFLAGS: -ljpeg
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <jpeglib.h>
+
+typedef struct { struct jpeg_error_mgr pub; jmp_buf jb; } q_jerr;
+
+static void q_jpeg_fail(j_common_ptr c) { longjmp(((q_jerr *)c->err)->jb, 1); }
+static void q_jpeg_quiet(j_common_ptr c, int level) { (void)c; (void)level; }
+
+// q_jpeg_grey decodes a colour (YCbCr or RGB) JPEG scanline by scanline into dst as 8-bit
+// grey, each pixel the darkest of its red, green and blue, as leptonica's decode followed by
+// pixConvertRGBToGrayMinMax(L_CHOOSE_MIN) gives; with dst NULL it only reports the size.
+// Returns 0 on success, 1 for JPEGs it leaves to leptonica (grey, CMYK), 2 on an error.
+static int q_jpeg_grey(const unsigned char *d, size_t n, unsigned char *dst, int *w, int *h) {
+	struct jpeg_decompress_struct c;
+	q_jerr e;
+	JSAMPROW row = NULL;
+	c.err = jpeg_std_error(&e.pub);
+	e.pub.error_exit = q_jpeg_fail;
+	e.pub.emit_message = q_jpeg_quiet;
+	if (setjmp(e.jb)) { free(row); jpeg_destroy_decompress(&c); return 2; }
+	jpeg_create_decompress(&c);
+	jpeg_mem_src(&c, d, (unsigned long)n);
+	jpeg_read_header(&c, TRUE);
+	*w = (int)c.image_width; *h = (int)c.image_height;
+	if (c.num_components != 3 || (c.jpeg_color_space != JCS_YCbCr && c.jpeg_color_space != JCS_RGB) || !dst) {
+		int r = c.num_components == 3 && (c.jpeg_color_space == JCS_YCbCr || c.jpeg_color_space == JCS_RGB) ? 0 : 1;
+		jpeg_destroy_decompress(&c);
+		return r;
+	}
+	c.out_color_space = JCS_RGB;
+	jpeg_start_decompress(&c);
+	if (c.output_components != 3) { jpeg_destroy_decompress(&c); return 1; }
+	row = malloc((size_t)c.output_width * 3);
+	if (!row) { jpeg_destroy_decompress(&c); return 2; }
+	while (c.output_scanline < c.output_height) {
+		unsigned char *o = dst + (size_t)c.output_scanline * c.output_width;
+		if (jpeg_read_scanlines(&c, &row, 1) != 1) break;
+		const unsigned char *s = row;
+		for (JDIMENSION x = 0; x < c.output_width; x++, s += 3) {
+			unsigned char m = s[0] < s[1] ? s[0] : s[1];
+			o[x] = m < s[2] ? m : s[2];
+		}
+	}
+	jpeg_finish_decompress(&c);
+	free(row);
+	jpeg_destroy_decompress(&c);
+	return 0;
+}
+*/
+import "C"
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"unsafe"
+)
+
+// decodeJPEGGrey is decodePNGGrey for colour JPEGs: scanline by scanline to grey, never the
+// full 32-bit raster leptonica builds. ok is false for JPEGs left to leptonica.
+func decodeJPEGGrey(data []byte) (img *image.Gray, ok bool, err error) {
+	if !bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}) {
+		return nil, false, nil
+	}
+	var w, h C.int
+	p := (*C.uchar)(unsafe.Pointer(&data[0]))
+	if C.q_jpeg_grey(p, C.size_t(len(data)), nil, &w, &h) != 0 {
+		return nil, false, nil
+	}
+	if w <= 0 || h <= 0 || int(w)*int(h) > maxPixels {
+		return nil, true, fmt.Errorf("unsupported image size %dx%d", int(w), int(h))
+	}
+	img = image.NewGray(image.Rect(0, 0, int(w), int(h)))
+	switch C.q_jpeg_grey(p, C.size_t(len(data)), (*C.uchar)(unsafe.Pointer(&img.Pix[0])), &w, &h) {
+	case 0:
+		return img, true, nil
+	case 1:
+		return nil, false, nil
+	}
+	return nil, true, errors.New("cannot decode JPEG image")
+}
