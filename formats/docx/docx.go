@@ -46,6 +46,9 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 
 // PartitionDocument emits the elements of a parsed document.
 func PartitionDocument(ctx context.Context, d *Document, opts *engine.Options, emit engine.Emit) error {
+	if len(d.Damaged) > 0 && opts != nil {
+		opts.Log().Warn("docx: damaged parts read as far as possible; the rest is kept", "parts", strings.Join(d.Damaged, "; "))
+	}
 	start := 1
 	if opts != nil && opts.StartingPageNumber != 0 {
 		start = opts.StartingPageNumber

@@ -2,10 +2,12 @@ package docx
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
 
+	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/docx/opc"
 )
 
@@ -22,6 +24,14 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
 		return nil, errInvalid(err)
 	}
 	return LoadPackage(ctx, pkg)
+}
+
+// degradable reports whether a part's error is damage to work around (a corrupt stream,
+// broken markup) rather than a limit, a cancellation or a typed refusal, which stay errors.
+func degradable(err error) bool {
+	var ee *engine.Error
+	return !errors.As(err, &ee) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
+		!errors.Is(err, opc.ErrTooDeep)
 }
 
 // LoadPackage parses an already opened package.
@@ -42,8 +52,11 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	}
 	if pkg.Has(stylesPart) {
 		data, err := pkg.ReadPart(stylesPart)
-		if err != nil {
+		if err != nil && !degradable(err) {
 			return nil, wrapPkgErr("read styles", err)
+		}
+		if err != nil {
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): paragraph styles not known", stylesPart, err))
 		}
 		// A broken styles part degrades to "every paragraph is Normal", as Word itself would.
 		if names, def, err := parseStyles(data); err == nil {
@@ -56,10 +69,14 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	}
 	if pkg.Has(settingsPart) {
 		data, err := pkg.ReadPart(settingsPart)
-		if err != nil {
+		switch {
+		case err == nil:
+			doc.EvenAndOddHeaders = parseSettings(data)
+		case degradable(err):
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v)", settingsPart, err))
+		default:
 			return nil, wrapPkgErr("read settings", err)
 		}
-		doc.EvenAndOddHeaders = parseSettings(data)
 	}
 
 	rc, err := pkg.OpenPart(main)
@@ -69,7 +86,12 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	blocks, bodySec, lrpb, err := parseBody(ctx, rc, rels)
 	rc.Close()
 	if err != nil {
-		return nil, wrapPkgErr("read document", err)
+		// A body cut short by a damaged stream or broken markup keeps the blocks read
+		// before the damage; with none, the document is unreadable.
+		if !degradable(err) || len(blocks) == 0 {
+			return nil, wrapPkgErr("read document", err)
+		}
+		doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): the rest of the body is lost", main, err))
 	}
 	doc.HasRenderedPageBreaks = lrpb
 
@@ -91,6 +113,11 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 			}
 			hf, err := parseHeaderFooter(ctx, rc)
 			rc.Close()
+			if err != nil && degradable(err) {
+				doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): header or footer skipped", rel.Target, err))
+				hdrftr[rel.Target] = &HeaderFooter{}
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", rel.Target, err)
 			}

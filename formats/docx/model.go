@@ -18,6 +18,9 @@ type Document struct {
 	// HasRenderedPageBreaks is true when the body holds w:lastRenderedPageBreak markers;
 	// only then do elements carry page numbers.
 	HasRenderedPageBreaks bool
+	// Damaged names the parts that could not be read whole (a corrupt stream, broken markup):
+	// what was read is kept, and the partitioner warns once.
+	Damaged []string
 }
 
 // Section is a run of body blocks with its page setup.

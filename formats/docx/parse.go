@@ -83,13 +83,14 @@ func (p *parser) findRoot(names ...string) (xml.StartElement, error) {
 }
 
 // blocks reads the w:p and w:tbl children of the current element until its end tag.
-// depth counts table nesting.
+// depth counts table nesting. On an error it returns the blocks read before it too, so that a
+// damaged part keeps its readable beginning.
 func (p *parser) blocks(depth int) ([]Block, error) {
 	var out []Block
 	for {
 		tok, err := p.token()
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -97,47 +98,47 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 			case "p":
 				para, float, err := p.paragraph(depth)
 				if err != nil {
-					return nil, err
+					return out, err
 				}
 				out = append(out, Block{P: para})
 				out = append(out, float...)
 			case "tbl":
 				tbl, err := p.table(depth + 1)
 				if err != nil {
-					return nil, err
+					return out, err
 				}
 				out = append(out, Block{T: tbl})
 			case "sdt", "sdtContent", "customXml":
 				if !readContentControls {
 					if err := p.dec.Skip(); err != nil {
-						return nil, err
+						return out, err
 					}
 					continue
 				}
 				// Block-level content controls wrap ordinary paragraphs and tables; their
 				// content is read in place (see readContentControls).
 				if p.nest++; p.nest > opc.MaxDepth {
-					return nil, opc.ErrTooDeep
+					return out, opc.ErrTooDeep
 				}
 				inner, err := p.blocks(depth)
 				p.nest--
 				if err != nil {
-					return nil, err
+					return out, err
 				}
 				out = append(out, inner...)
 			case "sectPr":
 				if p.body && depth == 0 {
 					sp, err := p.sectPr()
 					if err != nil {
-						return nil, err
+						return out, err
 					}
 					p.bodySec = sp
 				} else if err := p.dec.Skip(); err != nil {
-					return nil, err
+					return out, err
 				}
 			default:
 				if err := p.dec.Skip(); err != nil {
-					return nil, err
+					return out, err
 				}
 			}
 		case xml.EndElement:
@@ -657,10 +658,7 @@ func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel) ([]Blo
 		return nil, nil, false, err
 	}
 	blocks, err := p.blocks(0)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	return blocks, p.bodySec, p.lrpb, nil
+	return blocks, p.bodySec, p.lrpb, err
 }
 
 // parseHeaderFooter parses a header or footer part (w:hdr / w:ftr).

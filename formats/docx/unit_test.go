@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -332,5 +333,52 @@ func TestTextBoxesLibreOffice(t *testing.T) {
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestDamagedParts: a document whose styles stream is corrupt, whose header is broken markup
+// and whose body is cut short keeps what can be read, and warns once.
+func TestDamagedParts(t *testing.T) {
+	body := `<w:p><w:r><w:t>The first paragraph survives the damage.</w:t></w:r></w:p>` +
+		`<w:p><w:r><w:t>So does the second one.</w:t></w:r></w:p>` +
+		`<w:sectPr><w:headerReference w:type="default" r:id="rHdr"/></w:sectPr>`
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	files := map[string]string{
+		"word/document.xml": `<?xml version="1.0"?><w:document ` + wNS + `><w:body>` + body + `<w:p><w:r><w:t>cut short he`,
+		"word/styles.xml":   testStyles,
+		"word/header1.xml":  `<w:hdr ` + wNS + `><w:p><w:r><w:t>Header</w:t></w:r></w:p><w:p></w:hdr>`,
+		"word/_rels/document.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rHdr" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>`,
+	}
+	for _, name := range []string{"word/document.xml", "word/styles.xml", "word/header1.xml", "word/_rels/document.xml.rels"} {
+		// Stored, not deflated: flipping bytes below leaves a stream whose checksum fails.
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, files[name])
+	}
+	zw.Close()
+	data := buf.Bytes()
+	i := bytes.Index(data, []byte(`w:styleId="Heading2"`))
+	data[i+3] ^= 0x20 // corrupt the styles stream: its CRC no longer matches
+	var log bytes.Buffer
+	opts := engine.DefaultOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	out, err := run(t, data, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, e.Text)
+	}
+	if want := "The first paragraph survives the damage.|So does the second one."; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %s", got, want)
+	}
+	if n := strings.Count(log.String(), "damaged parts"); n != 1 || !strings.Contains(log.String(), "styles.xml") ||
+		!strings.Contains(log.String(), "header1.xml") || !strings.Contains(log.String(), "document.xml") {
+		t.Errorf("want one warning naming the three parts, got:\n%s", log.String())
 	}
 }
