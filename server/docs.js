@@ -148,7 +148,8 @@
           (byTag[tag] = byTag[tag] || []).push(operation(path, m, op));
         });
       });
-      Object.keys(byTag).forEach(function (tag) {
+      // The partition API first: it is what most visitors came for.
+      Object.keys(byTag).sort(function (a, b) { return (b === "general") - (a === "general"); }).forEach(function (tag) {
         ops.appendChild(el("h3", { text: tag }));
         byTag[tag].forEach(function (n) { ops.appendChild(n); });
       });
