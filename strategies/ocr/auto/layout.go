@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
@@ -84,10 +85,15 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p, err := d.Page(ctx, i, params)
+		pctx, cancel := context.WithTimeout(ctx, pageBudget)
+		p, err := d.Page(pctx, i, params)
 		if err != nil {
+			cancel()
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if pctx.Err() != nil {
+				return engine.Errorf(engine.KindUnprocessable, "Page %d could not be read within %v", i, pageBudget)
 			}
 			// An unreadable content stream may still render: OCR has the last word.
 			log.Warn("hi_res: page text layer unreadable, OCR instead", "page", i, "error", err)
@@ -99,6 +105,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		}
 		if ok, why := layout.Usable(p); !ok {
 			log.Debug("hi_res: no usable text layer, OCR instead", "page", i, "reason", why)
+			cancel()
 			d.Recycle(p)
 			scans = append(scans, i)
 			if firstHeld == 0 {
@@ -106,10 +113,14 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 			}
 			continue
 		}
-		els, pics, err := ld.PageWithPictures(ctx, p)
+		els, pics, err := ld.PageWithPictures(pctx, p)
+		cancel()
 		w, h := p.Width, p.Height
 		d.Recycle(p)
 		if err != nil {
+			if ctx.Err() == nil && pctx.Err() != nil {
+				return engine.Errorf(engine.KindUnprocessable, "Page %d could not be laid out within %v", i, pageBudget)
+			}
 			return err
 		}
 		for _, pic := range pics {
@@ -188,6 +199,11 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 	}
 	return nil
 }
+
+// pageBudget bounds the reading and layout of one page: everything in them is bounded (operator
+// count, path items, cells), so a page over it is pathological and ends the request with an
+// error naming it rather than holding a worker.
+const pageBudget = 60 * time.Second
 
 // pictureHoldsText reports a placed image big enough, on the page and in samples, for text
 // inside it to be worth reading.
