@@ -294,7 +294,7 @@ func TestNoTableInProseListsOrColumns(t *testing.T) {
 		var segs []Segment
 		for r := range 3 {
 			for c := range 3 {
-				x0, y1 := 80+170*float64(c), 700-90*float64(r)
+				x0, y1 := 80+170*float64(c), 700-45*float64(r)
 				segs = append(segs, hseg(y1, x0, x0+140), hseg(y1-40, x0, x0+140), vseg(x0, y1-40, y1), vseg(x0+140, y1-40, y1))
 				ws = append(ws, phrase(fmt.Sprintf("Office %d%d", r, c), x0+8, y1-16)...)
 				ws = append(ws, phrase("Director", x0+8, y1-30)...)
