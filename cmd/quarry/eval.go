@@ -13,7 +13,7 @@ import (
 
 func runEval(args []string, stdout io.Writer) error {
 	if len(args) != 2 {
-		return usageError("usage: quarry eval OUTPUT.json GOLD.json|GOLD.txt")
+		return usageError("eval: give an output and a golden to score it against: quarry eval OUTPUT.json GOLD.json|GOLD.txt")
 	}
 	out, err := readElements(args[0])
 	if err != nil {
@@ -49,7 +49,7 @@ func readElements(path string) ([]element.Element, error) {
 	}
 	var elems []element.Element
 	if err := json.Unmarshal(b, &elems); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON element list: %w", path, err)
+		return nil, fmt.Errorf("%s is not a JSON list of elements (what quarry partition writes for one document): %w", path, err)
 	}
 	return elems, nil
 }

@@ -103,7 +103,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition", zipPath}, 1, "File type application/zip is not supported."},
 		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
-		{[]string{"eval", "only-one.json"}, 2, "usage"},
+		{[]string{"eval", "only-one.json"}, 2, "quarry eval OUTPUT.json"},
 	}
 	for _, c := range cases {
 		_, _, err := runCLI(t, c.args...)

@@ -124,7 +124,7 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stdout, pluginUsage)
 		if len(args) == 0 {
-			return usageError("plugin: no subcommand")
+			return usageError("plugin: say what to do: list, install, checksum or serve (quarry plugin --help)")
 		}
 		return nil
 	}
@@ -134,7 +134,7 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return pluginServe(rest)
 	case "checksum":
 		if len(rest) == 0 {
-			return usageError("plugin checksum: no file given")
+			return usageError("plugin checksum: give the plugin binaries to checksum, e.g. quarry plugin checksum bin/quarry-plugin-ocr")
 		}
 		for _, f := range rest {
 			sum, err := host.WriteChecksum(f)
@@ -149,13 +149,15 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case "list":
 		return pluginList(ctx, rest, stdout, stderr)
 	}
-	fmt.Fprint(stderr, pluginUsage)
-	return usageError("plugin: unknown subcommand %q", sub)
+	if s := suggest(sub, []string{"list", "install", "checksum", "serve"}); s != "" {
+		return usageError("plugin: unknown subcommand %q; did you mean %s? (quarry plugin --help)", sub, s)
+	}
+	return usageError("plugin: unknown subcommand %q; choose list, install, checksum or serve (quarry plugin --help)", sub)
 }
 
 func pluginServe(args []string) error {
 	if len(args) != 1 {
-		return usageError("plugin serve: want one strategy name")
+		return usageError("plugin serve: give one strategy name, e.g. quarry plugin serve fast")
 	}
 	if args[0] == host.FormatsStrategy {
 		sdk.ServePlugin(sdk.Plugin{Name: host.FormatsStrategy, Strategies: []sdk.Strategy{{Name: host.FormatsStrategy, MIMETypes: engine.Formats(), Partition: host.PartitionFormat}}})
@@ -181,7 +183,7 @@ func pluginInstall(args []string, stdout, stderr io.Writer) error {
 		return usageError("%v", err)
 	}
 	if fs.NArg() != 1 {
-		return usageError("plugin install: want one binary")
+		return usageError("plugin install: give one plugin binary, e.g. quarry plugin install ./quarry-plugin-ocr")
 	}
 	dir := *dirFlag
 	if dir == "" {

@@ -107,7 +107,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("serve: unexpected arguments %q", fs.Args())
+		return usageError("serve: takes no file arguments, got %q; flags start with - (quarry serve --help)", fs.Args())
 	}
 	if v := os.Getenv("UNSTRUCTURED_API_KEY"); v != "" {
 		keys = append(keys, v)
