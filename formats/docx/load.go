@@ -2,12 +2,10 @@ package docx
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path"
 
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/docx/opc"
 )
 
@@ -26,13 +24,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
 	return LoadPackage(ctx, pkg)
 }
 
-// degradable reports whether a part's error is damage to work around (a corrupt stream,
-// broken markup) rather than a limit, a cancellation or a typed refusal, which stay errors.
-func degradable(err error) bool {
-	var ee *engine.Error
-	return !errors.As(err, &ee) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
-		!errors.Is(err, opc.ErrTooDeep)
-}
+func degradable(err error) bool { return opc.Degradable(err) }
 
 // LoadPackage parses an already opened package.
 func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {

@@ -8,6 +8,7 @@ package pptx
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -60,6 +61,8 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 	if start == 0 {
 		start = 1
 	}
+	var firstErr error
+	skipped := 0
 	for i, part := range slides {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -75,8 +78,21 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 			}
 		}
 		if err := p.slide(part, page); err != nil {
-			return wrapErr(part, err)
+			if !opc.Degradable(err) {
+				return wrapErr(part, err)
+			}
+			p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): slide skipped", part, err))
+			if firstErr == nil {
+				firstErr = wrapErr(part, err)
+			}
+			skipped++
 		}
+	}
+	if len(slides) > 0 && skipped == len(slides) {
+		return firstErr // nothing readable: the document fails with why
+	}
+	if len(p.damaged) > 0 {
+		opts.Log().Warn("pptx: damaged parts skipped; the rest is kept", "parts", strings.Join(p.damaged, "; "))
 	}
 	return nil
 }
@@ -111,6 +127,9 @@ type presentation struct {
 	opts    *engine.Options
 	emit    engine.Emit
 	layouts map[string]*phSet
+	// damaged names the parts that could not be read (a corrupt stream, broken markup): a
+	// slide whose part is damaged is skipped, a damaged layout or notes part is done without.
+	damaged []string
 }
 
 // phSet holds the placeholder positions of a layout or master, for shapes that inherit them.
@@ -200,17 +219,16 @@ func (p *presentation) slide(part string, page int) error {
 	}
 	var layout *phSet
 	if rel, ok := opc.RelByType(rels, "/slideLayout"); ok && p.pkg.Has(rel.Target) {
-		if layout, err = p.placeholders(rel.Target, false); err != nil {
+		if layout, err = p.placeholders(rel.Target, false); opc.Degradable(err) {
+			// Without its layout a slide only loses inherited placeholder positions.
+			p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): layout not used", rel.Target, err))
+			layout = nil
+		} else if err != nil {
 			return err
 		}
 	}
-	if p.opts.IncludeSlideNotes {
-		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
-			if err := p.notes(rel.Target, page); err != nil {
-				return err
-			}
-		}
-	}
+	// The slide is read whole before anything of it is emitted, so a damaged slide part
+	// leaves nothing half-emitted.
 	rc, err := p.pkg.OpenPart(part)
 	if err != nil {
 		return err
@@ -219,6 +237,15 @@ func (p *presentation) slide(part string, page int) error {
 	rc.Close()
 	if err != nil {
 		return err
+	}
+	if p.opts.IncludeSlideNotes {
+		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
+			if err := p.notes(rel.Target, page); opc.Degradable(err) {
+				p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): notes skipped", rel.Target, err))
+			} else if err != nil {
+				return err
+			}
+		}
 	}
 	// python-pptx's slide title: the first top-level placeholder with idx 0.
 	var title *Shape

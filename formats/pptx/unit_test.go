@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -222,5 +223,28 @@ func TestAlternateContentShapes(t *testing.T) {
 	want := "Shape written for newer readers.|Grouped box one.|Nested box in a group.|Fallback only shape."
 	if strings.Join(texts, "|") != want {
 		t.Errorf("got  %q\nwant %s", texts, want)
+	}
+}
+
+// TestDamagedSlide: a slide whose part is broken markup is skipped with one warning; the other
+// slides are kept. A deck whose every slide is damaged fails with why.
+func TestDamagedSlide(t *testing.T) {
+	good := sp("", 0, 100, para("Revenue grew in every region.", false, 0))
+	broken := sp("", 0, 100, para("Lost slide", false, 0)) + `<p:sp><p:txBody><a:p><a:r><a:t>cut`
+	var log bytes.Buffer
+	opts := engine.DefaultOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	got, err := partitionBytes(t, "d.pptx", deck(t, []string{good, broken, good}, nil), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "Revenue grew in every region." || *got[1].Metadata.PageNumber != 3 {
+		t.Errorf("got %+v", got)
+	}
+	if n := strings.Count(log.String(), "damaged parts"); n != 1 || !strings.Contains(log.String(), "slide2.xml") {
+		t.Errorf("want one warning naming slide2.xml:\n%s", log.String())
+	}
+	if _, err := partitionBytes(t, "d.pptx", deck(t, []string{broken}, nil), engine.DefaultOptions()); err == nil {
+		t.Error("a deck with nothing readable succeeded")
 	}
 }

@@ -42,3 +42,12 @@ func MainPart(pkg *Package, format, def string) (string, error) {
 	}
 	return main, nil
 }
+
+// Degradable reports whether an error reading one part is damage to work around — a corrupt
+// stream, broken markup — rather than a limit, a cancellation or a typed refusal, which stay
+// errors: a document with one damaged part keeps what its other parts hold.
+func Degradable(err error) bool {
+	var ee *engine.Error
+	return err != nil && !errors.As(err, &ee) && !errors.Is(err, context.Canceled) &&
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTooDeep)
+}
