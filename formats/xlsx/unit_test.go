@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"runtime"
 	"strings"
 	"testing"
@@ -244,5 +245,31 @@ func TestSideBySideTables(t *testing.T) {
 	}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", texts, want)
+	}
+}
+
+// TestDamagedSheet: a sheet whose part is broken markup is skipped with one warning; the other
+// sheets are kept; a workbook with no readable sheet fails with why.
+func TestDamagedSheet(t *testing.T) {
+	good := row(1, c("A1", "inline", "Kept"), c("B1", "", "1")) + row(2, c("A2", "inline", "Rows"), c("B2", "", "2"))
+	broken := row(1, c("A1", "inline", "Lost")) + `<row r="2"><c r="A2" t="inlineStr"><is><t>cut`
+	var log bytes.Buffer
+	opts := engine.DefaultOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	var got []element.Element
+	data := book(t, [][2]string{{"One", good}, {"Two", broken}}, nil)
+	err := Partition(t.Context(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error { got = append(got, e); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Text != "Kept 1 Rows 2" {
+		t.Errorf("got %+v", got)
+	}
+	if n := strings.Count(log.String(), "damaged parts"); n != 1 || !strings.Contains(log.String(), "sheet Two") {
+		t.Errorf("want one warning naming sheet Two:\n%s", log.String())
+	}
+	only := book(t, [][2]string{{"Two", broken}}, nil)
+	if err := Partition(t.Context(), bytes.NewReader(only), int64(len(only)), &opts, func(element.Element) error { return nil }); err == nil {
+		t.Error("a workbook with nothing readable succeeded")
 	}
 }

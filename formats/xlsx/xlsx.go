@@ -17,6 +17,7 @@ import (
 	"path"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
@@ -86,14 +87,22 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 	if rel, ok := opc.RelByType(rels, "/styles"); ok {
 		stylesPart = rel.Target
 	}
+	var damaged []string
 	if pkg.Has(stylesPart) {
 		data, err := pkg.ReadPart(stylesPart)
-		if err != nil {
+		switch {
+		case err == nil:
+			wb.dateXf = readStyles(data)
+		case opc.Degradable(err):
+			// Without styles, dates read as their serial numbers.
+			damaged = append(damaged, fmt.Sprintf("%s (%v): dates shown as numbers", stylesPart, err))
+		default:
 			return wrapErr("read styles", err)
 		}
-		wb.dateXf = readStyles(data)
 	}
 	log := opts.Log()
+	var firstErr error
+	skipped := 0
 	for i, s := range sheets {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -107,11 +116,27 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		})
 		rc.Close()
 		if err != nil {
-			return wrapErr("read sheet "+s.name, err)
+			// A damaged sheet is skipped (it is read whole before anything of it is
+			// emitted); the other sheets are kept.
+			if !opc.Degradable(err) {
+				return wrapErr("read sheet "+s.name, err)
+			}
+			damaged = append(damaged, fmt.Sprintf("sheet %s, %s (%v): skipped", s.name, s.part, err))
+			if firstErr == nil {
+				firstErr = wrapErr("read sheet "+s.name, err)
+			}
+			skipped++
+			continue
 		}
 		if err := emitSheet(ctx, sd, s.name, i+1, emit); err != nil {
 			return err
 		}
+	}
+	if len(sheets) > 0 && skipped == len(sheets) {
+		return firstErr // no sheet could be read: the document fails with why
+	}
+	if len(damaged) > 0 {
+		log.Warn("xlsx: damaged parts skipped; the rest is kept", "parts", strings.Join(damaged, "; "))
 	}
 	return nil
 }
