@@ -100,7 +100,9 @@ func TestRightToLeftLogicalOrder(t *testing.T) {
 	} {
 		for _, leftwards := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s leftwards=%v", tc.name, leftwards), func(t *testing.T) {
-				p := readPage(t, rtlFontPDF(tc.visual, leftwards))
+				data := rtlFontPDF(tc.visual, leftwards)
+				dumpFixture(t, data)
+				p := readPage(t, data)
 				if got := strings.Join(boxTexts(p), "|"); got != tc.want {
 					t.Errorf("got %q, want %q", got, tc.want)
 				}

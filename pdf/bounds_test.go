@@ -16,8 +16,10 @@ func TestGlyphsBoundedByPage(t *testing.T) {
 			strings.Repeat("9"+strings.Repeat("0", 307)+" ", 2) + "Tm (Overflow) Tj ET"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := readPage(t, onePage("<< /Font << /F1 5 0 R >> >>",
-				tc.content+" BT /F1 12 Tf 72 700 Td (Real text) Tj ET BT /F1 12 Tf 1 0 0 1 -20 400 Tm (Bleed) Tj ET", helv))
+			data := onePage("<< /Font << /F1 5 0 R >> >>",
+				tc.content+" BT /F1 12 Tf 72 700 Td (Real text) Tj ET BT /F1 12 Tf 1 0 0 1 -20 400 Tm (Bleed) Tj ET", helv)
+			dumpFixture(t, data)
+			p := readPage(t, data)
 			if got := strings.Join(boxTexts(p), "|"); got != "Real text|Bleed" {
 				t.Errorf("got %q", got)
 			}

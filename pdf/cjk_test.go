@@ -39,7 +39,9 @@ func TestCJKWithoutToUnicode(t *testing.T) {
 		{"KSCms-UHC-H", "/KSCms-UHC-H", "Korea1", "C7D1B1B9BEEE20C5D8BDBAC6AE20414243", "한국어 텍스트 ABC"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := readPage(t, cidFontPDF(tc.encoding, cidDescendant("Adobe", tc.ordering), tc.show))
+			data := cidFontPDF(tc.encoding, cidDescendant("Adobe", tc.ordering), tc.show)
+			dumpFixture(t, data)
+			p := readPage(t, data)
 			got := strings.Join(boxTexts(p), "|")
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
@@ -90,7 +92,9 @@ func TestIdentityHEmbeddedTrueType(t *testing.T) {
 		if withMap {
 			s = "0001000200030004"
 		}
-		p := readPage(t, cidFontPDF("/Identity-H", d, s, extra...))
+		data := cidFontPDF("/Identity-H", d, s, extra...)
+		dumpFixture(t, data, fmt.Sprint("_map_", withMap))
+		p := readPage(t, data)
 		if got := strings.Join(boxTexts(p), "|"); got != "שלום" {
 			t.Errorf("CIDToGIDMap stream %v: got %q, want שלום", withMap, got)
 		}
@@ -171,12 +175,16 @@ func TestIdentityHEmbeddedCFF(t *testing.T) {
 		"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 7 0 R >>"
 	fd := "<< /Type /FontDescriptor /FontName /Test /Flags 4 /Descent -250 /FontFile3 8 0 R >>"
 	prog := cffProgram([]string{"H", "e", "l", "o", "uni05D0", "f_i"}, [2]string{})
-	p := readPage(t, cidFontPDF("/Identity-H", desc, "00010002000300030004 0005 0006", fd, stream("/Subtype /CIDFontType0C", string(prog))))
+	data := cidFontPDF("/Identity-H", desc, "00010002000300030004 0005 0006", fd, stream("/Subtype /CIDFontType0C", string(prog)))
+	dumpFixture(t, data, "_name-keyed")
+	p := readPage(t, data)
 	if got := strings.Join(boxTexts(p), "|"); got != "Helloאfi" {
 		t.Errorf("name-keyed: got %q", got)
 	}
 	prog = cffProgram([]string{"a", "b"}, [2]string{"Adobe", "Japan1"})
-	p = readPage(t, cidFontPDF("/Identity-H", desc, "0CD4 0E8A 07A0", fd, stream("/Subtype /CIDFontType0C", string(prog))))
+	data = cidFontPDF("/Identity-H", desc, "0CD4 0E8A 07A0", fd, stream("/Subtype /CIDFontType0C", string(prog)))
+	dumpFixture(t, data, "_cid-keyed")
+	p = readPage(t, data)
 	if got := strings.Join(boxTexts(p), "|"); got != "日本語" {
 		t.Errorf("CID-keyed Adobe-Japan1: got %q", got)
 	}

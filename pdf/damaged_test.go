@@ -56,6 +56,7 @@ func TestDamagedFlateKeepsPrefix(t *testing.T) {
 				"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
 				stream("/Filter "+tc.filter, string(tc.data)),
 				helv)
+			dumpFixture(t, data)
 			p := readPage(t, data)
 			text := strings.Join(boxTexts(p), "\n")
 			read := strings.Count(text, "line number")

@@ -169,9 +169,9 @@ func TestHandMadePDFs(t *testing.T) {
 
 // dumpFixture writes a test's PDF to $PDF_FIXTURE_DIR, when set, for comparison with other
 // readers (pdftotext, pypdf, the CLI).
-func dumpFixture(t *testing.T, data []byte) {
+func dumpFixture(t *testing.T, data []byte, suffix ...string) {
 	if dir := os.Getenv("PDF_FIXTURE_DIR"); dir != "" {
-		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()) + ".pdf"
+		name := strings.NewReplacer("/", "_", " ", "_", ",", "", "%", "", "(", "", ")", "").Replace(t.Name()+strings.Join(suffix, "")) + ".pdf"
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -35,6 +35,7 @@ func TestBrokenXrefIsRebuilt(t *testing.T) {
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
+			dumpFixture(t, data)
 			d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
 			if err != nil {
 				t.Fatal(err)
