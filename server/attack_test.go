@@ -162,3 +162,22 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// DNS rebinding: a web page points its own name at 127.0.0.1 and, being "same origin", drives a
+// keyless server on loopback. The Host header names the page's domain; it is refused.
+func TestAttackDNSRebindingRefused(t *testing.T) {
+	srv := New(Config{LoopbackHostsOnly: true})
+	for host, want := range map[string]int{
+		"evil.example:8000": http.StatusMisdirectedRequest, "evil.example": http.StatusMisdirectedRequest,
+		"127.0.0.1.nip.io:8000": http.StatusMisdirectedRequest,
+		"localhost:8000":        200, "127.0.0.1:8000": 200, "[::1]:8000": 200, "LOCALHOST": 200,
+	} {
+		req := httptest.NewRequest("GET", "/healthcheck", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("Host %s: %d, want %d", host, rec.Code, want)
+		}
+	}
+}

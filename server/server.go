@@ -48,6 +48,11 @@ type Config struct {
 	Registry *prometheus.Registry
 	// InProcess is passed to the engine (pure-Go strategies run inside this process).
 	InProcess bool
+	// LoopbackHostsOnly answers only requests whose Host names the local machine (localhost,
+	// 127.0.0.1, [::1]). `quarry serve` sets it when it listens on loopback without a key: a
+	// web page can point its own domain at 127.0.0.1 (DNS rebinding), and the browser would
+	// then treat the keyless server as that page's origin; the Host header gives it away.
+	LoopbackHostsOnly bool
 	// MaxElements caps the elements one document may produce (engine.Options.MaxElements).
 	// Default 100,000 (a 1,000-page report is about 50,000); negative = no cap.
 	MaxElements int
@@ -139,7 +144,27 @@ func New(cfg Config) *Server {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.LoopbackHostsOnly && !loopbackHost(r.Host) {
+		writeDetail(w, http.StatusMisdirectedRequest, "This keyless server answers only requests addressed to localhost")
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether a Host header names the local machine.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -150,6 +150,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Logger:         slog.New(handler),
 		InProcess:      *inProcess,
 		MaxElements:    *maxElements,
+		// Keyless on loopback: only requests addressed to localhost (DNS rebinding).
+		LoopbackHostsOnly: posture == postureLoopback,
 	})
 	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, Logger: slog.New(handler)}))
 	p, err := openPlatform(ctx, po, keys, *inProcess, slog.New(handler))

@@ -224,6 +224,7 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	// HOME points into the temporary directory so nothing is written to the user's home.
 	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
 	setGroup(cmd)
+	dieWithParent(cmd)
 	// soffice is a launcher that forks soffice.bin: kill the whole process group, not just
 	// the launcher, so a hung conversion leaves nothing behind.
 	cmd.Cancel = func() error { return killGroup(cmd) }

@@ -102,3 +102,20 @@ func TestAttackMissingSecretKeyFailsClosed(t *testing.T) {
 		t.Fatalf("a new key file was written: %v", err)
 	}
 }
+
+// Saving a connector unchanged (its secret sent back as the mask) keeps working when the
+// connector validates the secret itself (an Azure connection string's endpoint).
+func TestUnchangedSaveWithMaskedConnectionString(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	cfg := map[string]any{"remote_url": "az://docs", "account_name": nil, "account_key": nil, "sas_token": nil,
+		"connection_string": "AccountName=acct;AccountKey=a2V5;EndpointSuffix=core.windows.net", "recursive": true}
+	m := c.must(200, "POST", "/api/v1/sources", map[string]any{"name": "az", "type": "azure", "config": cfg})
+	cfg["connection_string"] = "**********"
+	c.must(200, "PUT", "/api/v1/sources/"+m["id"].(string), map[string]any{"config": cfg})
+	// A new container with the stored connection string is a new target: send it again.
+	cfg["remote_url"] = "az://other"
+	cfg["account_name"] = "attacker"
+	if code, v := c.do("PUT", "/api/v1/sources/"+m["id"].(string), map[string]any{"config": cfg}); code != 422 {
+		t.Fatalf("retargeted with the stored connection string: %d %v", code, v)
+	}
+}

@@ -294,8 +294,14 @@ func (c connectorRoutes) update(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		// Masked secrets stand for the stored values; validate what will be stored.
-		f.errs = append(f.errs, validateConfig(kind, withStoredSecrets(config, con.Config, kind.Secrets), c.a.env)...)
+		// Masked secrets stand for the stored values; validate what will be stored (a
+		// connection string's endpoint is judged on the real string).
+		opened, err := c.a.box.OpenConfig(con.Config, kind.Secrets)
+		if err != nil {
+			c.a.internal(w, r, err)
+			return
+		}
+		f.errs = append(f.errs, validateConfig(kind, withStoredSecrets(config, opened, kind.Secrets), c.a.env)...)
 	}
 	if len(f.errs) > 0 {
 		validation(w, f.errs)
@@ -315,8 +321,8 @@ func (c connectorRoutes) update(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, c.info(con))
 }
 
-// withStoredSecrets replaces masks by a placeholder when a secret is stored, and drops them
-// when none is, so validation sees which secrets will be present.
+// withStoredSecrets replaces masks by the stored (opened) values, and drops them when none is
+// stored, so validation sees the secrets that will be present.
 func withStoredSecrets(config, stored map[string]any, secrets []string) map[string]any {
 	out := make(map[string]any, len(config))
 	for k, v := range config {
@@ -326,6 +332,8 @@ func withStoredSecrets(config, stored map[string]any, secrets []string) map[stri
 		if out[k] == secret.Mask {
 			if s, _ := stored[k].(string); s == "" {
 				delete(out, k)
+			} else {
+				out[k] = s
 			}
 		}
 	}

@@ -20,7 +20,7 @@ import (
 func TestPlatformFlow(t *testing.T) {
 	findChromium(t)
 	conn := startAzurite(t)
-	base := quarryServe(t)
+	base, root := quarryServeWithRoot(t)
 	requirePlatform(t, base)
 
 	// Three documents: two that partition and one that cannot.
@@ -39,7 +39,8 @@ func TestPlatformFlow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out := t.TempDir()
+	// Local connectors are confined to the server's root.
+	out := filepath.Join(root, "out")
 
 	b := newTab(t, base)
 

@@ -134,8 +134,17 @@ func quarryBinary(t *testing.T) string {
 // SQLite database and secret key live under ./data there) and returns its base URL.
 func quarryServe(t *testing.T) string {
 	t.Helper()
+	base, _ := quarryServeWithRoot(t)
+	return base
+}
+
+// quarryServeWithRoot is quarryServe that also returns the directory local connectors are
+// confined to (--local-root): a local source or destination elsewhere is refused.
+func quarryServeWithRoot(t *testing.T) (string, string) {
+	t.Helper()
 	bin := quarryBinary(t)
 	work := t.TempDir()
+	root := filepath.Join(work, "files")
 	port := freePort(t)
 	args := []string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--api-key", testKey, "--in-process", "--log-format", "text"}
 	help, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
@@ -147,6 +156,9 @@ func quarryServe(t *testing.T) string {
 	if strings.Contains(string(help), "-allow-private-network") {
 		args = append(args, "--allow-private-network")
 	}
+	if strings.Contains(string(help), "-local-root") {
+		args = append(args, "--local-root", root)
+	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "UNSTRUCTURED_API_KEY=")
@@ -154,7 +166,7 @@ func quarryServe(t *testing.T) string {
 	if err := waitListening(fmt.Sprintf("127.0.0.1:%d", port), done, 30*time.Second); err != nil {
 		t.Fatalf("quarry serve: %v", err)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port)
+	return fmt.Sprintf("http://127.0.0.1:%d", port), root
 }
 
 // requirePlatform fails (never skips) when the server has no platform API: the UI's

@@ -1,0 +1,16 @@
+package office
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// dieWithParent asks the kernel to kill the LibreOffice launcher when this process dies,
+// however it dies (in the server, formats run in a plugin process the host may SIGKILL). It
+// is set after setGroup, which replaces SysProcAttr.
+func dieWithParent(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+}
