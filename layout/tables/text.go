@@ -99,14 +99,15 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 		addSize(lines[i].size)
 		for j < len(lines) {
 			gap := lines[j-1].box.Y0 - lines[j].box.Y1
-			if gap > rowGapEm*maxf(body, lines[j].size) {
-				break
+			med := medianOf(sizes, nsize)
+			if gap > rowGapEm*maxf(body, med) || lines[j].size > 1.2*med {
+				break // a blank space or a heading ends the block
 			}
 			if len(lines[j].phrases) >= 2 {
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
-			} else if !shortLine(lines[j], box, medianOf(sizes, nsize), textWidth) {
+			} else if !shortLine(lines[j], box, med, textWidth) {
 				break
 			}
 			j++
@@ -473,9 +474,11 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 }
 
 // proseColumn returns the first or last column of a block when it is running text, else -1:
-// a wide column (at least 15 em) whose lines mostly fill its width (at least 85%, as set or
-// justified text does) with at least 20 characters each. A table's column of descriptions is
-// narrower, or its entries end short of the column's edge.
+// a wide column (at least 15 em) whose lines mostly fill its width (at least 75%, as set,
+// justified or ragged text does) with at least 20 characters each, and of whose lines at
+// least 30% start in lower case (sentences run on from line to line). A table's column of
+// labels starts each entry with a capital or a figure, or ends its entries short of the
+// column's edge.
 func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLeft, colRight []float64, body float64) int {
 	last := len(colLeft) - 1
 	for _, c := range []int{0, last} {
@@ -483,12 +486,16 @@ func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLef
 		if width < 15*body {
 			continue
 		}
-		lines, full := 0, 0
+		lines, full, lower := 0, 0, 0
 		for _, l := range block {
 			x0, x1 := math.Inf(1), math.Inf(-1)
 			chars := 0
+			var first rune
 			for _, w := range l.words {
 				if c0, c1 := wordCols(w); c0 == c && c1 == c {
+					if chars == 0 {
+						first = []rune(ws[w].Text)[0]
+					}
 					x0, x1 = minf(x0, ws[w].Box.X0), maxf(x1, ws[w].Box.X1)
 					chars += len([]rune(ws[w].Text)) + 1
 				}
@@ -500,8 +507,11 @@ func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLef
 			if chars >= 20 && x1-x0 >= 0.75*width {
 				full++
 			}
+			if unicode.IsLower(first) {
+				lower++
+			}
 		}
-		if lines >= 3 && 2*full >= lines {
+		if lines >= 3 && 2*full >= lines && 10*lower >= 3*lines {
 			return c
 		}
 	}
