@@ -14,6 +14,7 @@ package layout
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -126,7 +127,18 @@ func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) 
 
 // PageWithPictures is Page, also describing the page's pictures (hi_res OCRs large placed
 // images for the text inside them).
-func (d *Doc) PageWithPictures(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, error) {
+func (d *Doc) PageWithPictures(ctx context.Context, p *pdf.Page) (els []element.Element, pics []Picture, err error) {
+	// The layout runs in the serving process: a bug met on some input ends this page's
+	// request with an error naming the page, never the process.
+	defer func() {
+		if r := recover(); r != nil {
+			els, pics, err = nil, nil, fmt.Errorf("layout: page %d: internal error: %v", p.Number, r)
+		}
+	}()
+	return d.page(ctx, p)
+}
+
+func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, error) {
 	H := p.Height
 	toBox := func(x0, y0, x1, y1 float64) box { return box{x0, H - y1, x1, H - y0} }
 
