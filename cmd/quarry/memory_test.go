@@ -311,3 +311,66 @@ func TestAttackMemoryBombsStayBounded(t *testing.T) {
 		t.Errorf("health checks took up to %d ms", maxHealth.Load())
 	}
 }
+
+// descendants lists the live processes below pid (zombies excluded).
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[0] == "Z" {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		for _, c := range children[p] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+// The server killed with SIGKILL (the OOM killer, a crash): its plugin processes must not
+// live on as orphans holding memory.
+func TestServerChildrenDieWithIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	s := startServer(t)
+	if code, body := s.post(t, "a.txt", strings.NewReader("Hello.\n\nA paragraph."), "text/plain"); code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	kids := descendants(s.cmd.Process.Pid)
+	if len(kids) == 0 {
+		t.Fatal("no plugin process started: formats are not out of process")
+	}
+	s.cmd.Process.Kill()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range kids {
+		for {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil || strings.Contains(string(stat[bytes.LastIndexByte(stat, ')')+1:]), " Z ") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("process %d outlived the server", pid)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

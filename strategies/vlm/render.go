@@ -25,6 +25,8 @@ import (
 
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
+
+	"github.com/quarrydocs/quarry/plugins/sdk"
 )
 
 // imageLimits is what a provider accepts for one image. Larger images are downscaled by the
@@ -76,7 +78,8 @@ func renderPage(ctx context.Context, path string, n int, dpi float64, widthPt, h
 		args = append(args, "-scale-to", strconv.Itoa(lim.MaxSide))
 	}
 	args = append(args, path)
-	cmd := exec.CommandContext(ctx, pdftoppm, args...)
+	// sdk.Command: the renderer dies with this process (parent-death signal), in the server too.
+	cmd := sdk.Command(ctx, pdftoppm, args...)
 	cmd.WaitDelay = 5 * time.Second
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -140,7 +143,7 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "heif-convert", in, out)
+	cmd := sdk.Command(ctx, "heif-convert", in, out)
 	cmd.WaitDelay = 5 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
