@@ -75,7 +75,19 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	if err != nil {
 		return nil, wrapPkgErr("open document", err)
 	}
-	blocks, bodySec, lrpb, err := parseBody(ctx, rc, rels)
+	diagram := func(rid string) []Block {
+		rel, ok := rels[rid]
+		if !ok || rel.External || !pkg.Has(rel.Target) {
+			return nil
+		}
+		data, err := pkg.ReadPart(rel.Target)
+		if err != nil {
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): diagram text skipped", rel.Target, err))
+			return nil
+		}
+		return diagramText(data)
+	}
+	blocks, bodySec, lrpb, err := parseBody(ctx, rc, rels, diagram)
 	rc.Close()
 	if err != nil {
 		// A body cut short by a damaged stream or broken markup keeps the blocks read

@@ -44,6 +44,9 @@ type parser struct {
 	// the paragraph being read; they follow that paragraph, where its anchor sits.
 	float []Block
 	depth int // table depth of the paragraph being read
+	// diagram returns the text of a SmartArt diagram by the relationship ID of its data
+	// part (nil: diagrams are not read).
+	diagram func(rid string) []Block
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -393,6 +396,14 @@ func (p *parser) shapes(se xml.StartElement) error {
 				if err := p.dec.Skip(); err != nil {
 					return err
 				}
+			case t.Name.Local == "relIds" && p.diagram != nil:
+				// SmartArt: its text lives in the diagram's data part.
+				if rid, ok := opc.Attr(t, "dm"); ok {
+					p.float = append(p.float, p.diagram(rid)...)
+				}
+				if err := p.dec.Skip(); err != nil {
+					return err
+				}
 			default:
 				n := len(p.float)
 				if err := p.shapes(t); err != nil {
@@ -648,8 +659,9 @@ func (p *parser) tcPr(c *Cell) error {
 }
 
 // parseBody parses the main document part.
-func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel) ([]Block, *sectProps, bool, error) {
+func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []Block) ([]Block, *sectProps, bool, error) {
 	p := newParser(ctx, r, rels)
+	p.diagram = diagram
 	p.body = true
 	if _, err := p.findRoot("body"); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -733,4 +745,13 @@ func parseSettings(data []byte) bool {
 		return true
 	}
 	return opc.OnOff(*doc.EvenOdd.Val, true)
+}
+
+// diagramText reads a SmartArt data part into paragraphs (opc.DiagramText).
+func diagramText(data []byte) []Block {
+	var out []Block
+	for _, text := range opc.DiagramText(data) {
+		out = append(out, Block{P: &Paragraph{Items: []Inline{{Kind: KindRun, Text: text}}}})
+	}
+	return out
 }

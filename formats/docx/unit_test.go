@@ -382,3 +382,37 @@ func TestDamagedParts(t *testing.T) {
 		t.Errorf("want one warning naming the three parts, got:\n%s", log.String())
 	}
 }
+
+// TestSmartArt: the text of a SmartArt diagram (its data part's node points) follows the
+// paragraph that holds the diagram; connection and presentation points add nothing.
+func TestSmartArt(t *testing.T) {
+	const dgm = `xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"`
+	data := `<dgm:dataModel ` + dgm + `><dgm:ptLst>` +
+		`<dgm:pt modelId="{0}" type="doc"><dgm:prSet/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="{1}"><dgm:prSet phldrT="[Text]"/><dgm:t><a:bodyPr/><a:p><a:r><a:rPr lang="en-US"/><a:t>Plan the work</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="{2}" type="parTrans"><dgm:t><a:p><a:r><a:t>not text</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="{3}" type="node"><dgm:t><a:p><a:r><a:t>Build the </a:t></a:r><a:r><a:t>prototype</a:t></a:r></a:p><a:p><a:r><a:t>Test it</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="{4}" type="pres"><dgm:prSet presName="x"/></dgm:pt>` +
+		`</dgm:ptLst><dgm:cxnLst/></dgm:dataModel>`
+	body := `<w:p><w:r><w:t>The project runs in three steps.</w:t></w:r><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">` +
+		`<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">` +
+		`<dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="rDm" r:lo="rLo" r:qs="rQs" r:cs="rCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>` +
+		`<w:p><w:r><w:t>After the diagram.</w:t></w:r></w:p>`
+	files := map[string]string{
+		"word/diagrams/data1.xml": data,
+		"word/_rels/document.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rDm" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData" Target="diagrams/data1.xml"/></Relationships>`,
+	}
+	out, err := run(t, docxOf(t, body, files), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, e.Text)
+	}
+	want := "The project runs in three steps.|Plan the work|Build the prototype|Test it|After the diagram."
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %q\nwant %s", got, want)
+	}
+}

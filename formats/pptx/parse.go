@@ -32,6 +32,7 @@ type Shape struct {
 	table    [][]string // cell texts when the shape is a table frame
 	isTable  bool
 	children []*Shape
+	diagram  string // relationship ID of a SmartArt frame's data part
 }
 
 // Paragraph is one a:p of a text frame.
@@ -237,6 +238,12 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 					return nil, err
 				}
 				s.table, s.isTable = rows, true
+			case "relIds":
+				// SmartArt: the text is in the diagram's data part, read by the slide.
+				s.diagram, _ = opc.Attr(t, "dm")
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
 			default:
 				if err := p.dec.Skip(); err != nil {
 					return nil, err

@@ -238,6 +238,7 @@ func (p *presentation) slide(part string, page int) error {
 	if err != nil {
 		return err
 	}
+	p.diagrams(shapes, rels)
 	if p.opts.IncludeSlideNotes {
 		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
 			if err := p.notes(rel.Target, page); opc.Degradable(err) {
@@ -290,7 +291,7 @@ func (p *presentation) slide(part string, page int) error {
 		case s.kind == kindSp && offSlide:
 		case s.kind == kindSp && s == title:
 			err = p.titleShape(s, page)
-		case s.kind == kindSp:
+		case s.kind == kindSp, s.kind == kindFrame && s.diagram != "" && !offSlide:
 			err = p.textShape(s, page)
 		}
 		if err != nil {
@@ -424,4 +425,27 @@ func (p *presentation) notes(part string, page int) error {
 		return p.emit(textElement(element.NarrativeText, text, page, 0))
 	}
 	return nil
+}
+
+// diagrams gives SmartArt frames the text of their data parts, one paragraph per line of a
+// node; python-pptx (and so the reference) reads none of it.
+func (p *presentation) diagrams(shapes []*Shape, rels map[string]opc.Rel) {
+	for _, s := range shapes {
+		p.diagrams(s.children, rels)
+		if s.diagram == "" || len(s.paras) > 0 {
+			continue
+		}
+		rel, ok := rels[s.diagram]
+		if !ok || rel.External || !p.pkg.Has(rel.Target) {
+			continue
+		}
+		data, err := p.pkg.ReadPart(rel.Target)
+		if err != nil {
+			p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): diagram text skipped", rel.Target, err))
+			continue
+		}
+		for _, text := range opc.DiagramText(data) {
+			s.paras = append(s.paras, Paragraph{Text: text})
+		}
+	}
 }

@@ -248,3 +248,45 @@ func TestDamagedSlide(t *testing.T) {
 		t.Error("a deck with nothing readable succeeded")
 	}
 }
+
+// TestSmartArt: a SmartArt frame's text (its data part's node points) is read in its place on
+// the slide.
+func TestSmartArt(t *testing.T) {
+	const dgm = `xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram"`
+	frame := `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>` +
+		`<p:xfrm><a:off x="0" y="500"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">` +
+		`<dgm:relIds ` + dgm + ` r:dm="rDm" r:lo="rLo" r:qs="rQs" r:cs="rCs"/></a:graphicData></a:graphic></p:graphicFrame>`
+	data := deck(t, []string{sp("", 0, 100, para("Our process", false, 0)) + frame}, nil)
+	// Add the diagram part and its relationship to slide 1.
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		files[f.Name] = string(b)
+	}
+	files["ppt/diagrams/data1.xml"] = `<dgm:dataModel ` + dgm + ` ` + ns + `><dgm:ptLst>` +
+		`<dgm:pt modelId="0" type="doc"><dgm:t><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="1"><dgm:t><a:p><a:r><a:t>Collect requirements</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="2" type="sibTrans"><dgm:t><a:p><a:r><a:t>x</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`<dgm:pt modelId="3"><dgm:t><a:p><a:r><a:t>Ship the release</a:t></a:r></a:p></dgm:t></dgm:pt>` +
+		`</dgm:ptLst></dgm:dataModel>`
+	rels := files["ppt/slides/_rels/slide1.xml.rels"]
+	files["ppt/slides/_rels/slide1.xml.rels"] = strings.Replace(rels, "</Relationships>",
+		`<Relationship Id="rDm" Type="`+relBase+`diagramData" Target="../diagrams/data1.xml"/></Relationships>`, 1)
+	got, err := partitionBytes(t, "smart.pptx", zipOf(t, files), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, e.Text)
+	}
+	if want := "Our process|Collect requirements|Ship the release"; strings.Join(texts, "|") != want {
+		t.Errorf("got %q, want %s", texts, want)
+	}
+}
