@@ -1,40 +1,30 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
 
-// Kind classifies errors so the HTTP layer can map them to the reference's status codes.
-type Kind int
-
-const (
-	// KindInternal is an unexpected failure (HTTP 500).
-	KindInternal Kind = iota
-	// KindUnsupported is a file type without a partitioner (HTTP 400).
-	KindUnsupported
-	// KindBadRequest is a bad parameter value (HTTP 400).
-	KindBadRequest
-	// KindUnprocessable is a document that cannot be read: invalid or encrypted PDF, a DOCX
-	// that is not a zip (HTTP 422).
-	KindUnprocessable
-	// KindUnavailable is a temporary overload (HTTP 503).
-	KindUnavailable
+	"github.com/quarrydocs/quarry/contract"
 )
 
-// Error is an error with a Kind. Its message is the reference's detail text.
-type Error struct {
-	Kind Kind
-	Msg  string
-	Err  error
-}
+// Kind classifies errors so the HTTP layer can map them to the reference's status codes. It is
+// contract.Kind: formats, strategies and plugins return the same errors.
+type Kind = contract.Kind
 
-func (e *Error) Error() string { return e.Msg }
+// The error kinds (see contract.Kind).
+const (
+	KindInternal      = contract.KindInternal
+	KindUnsupported   = contract.KindUnsupported
+	KindBadRequest    = contract.KindBadRequest
+	KindUnprocessable = contract.KindUnprocessable
+	KindUnavailable   = contract.KindUnavailable
+)
 
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
+// Error is an error with a Kind (contract.Error). Its message is the reference's detail text.
+type Error = contract.Error
 
 // Errorf builds an *Error of the given kind.
 func Errorf(kind Kind, format string, args ...any) *Error {
-	err := fmt.Errorf(format, args...)
-	return &Error{Kind: kind, Msg: err.Error(), Err: err}
+	return contract.Errorf(kind, format, args...)
 }
 
 // UnsupportedError is the reference's answer for a type that cannot be partitioned.

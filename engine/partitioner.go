@@ -5,63 +5,20 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"path/filepath"
 
-	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/contract"
 )
 
-// Document is one input file.
-type Document struct {
-	// Filename is the name the document was given (a path or an upload name); metadata.filename
-	// and element IDs use its base name.
-	Filename string
-	// ContentType is the caller's MIME hint (an HTTP part's Content-Type); may be empty.
-	ContentType string
-	// MIMEType is the canonical MIME type chosen by detection; set by the engine before a
-	// partitioner is called.
-	MIMEType string
-	// Content holds the bytes; Size is their length.
-	Content io.ReaderAt
-	Size    int64
-
-	memo memo
-}
+// Document is one input file (contract.Document: formats, strategies and plugins read the
+// same type).
+type Document = contract.Document
 
 // NewDocument wraps bytes in a Document.
-func NewDocument(filename string, data []byte) *Document {
-	return &Document{Filename: filename, Content: bytes.NewReader(data), Size: int64(len(data))}
-}
-
-// BaseName is the document's file name without directories ("" when it has none).
-func (d *Document) BaseName() string {
-	if d.Filename == "" {
-		return ""
-	}
-	return filepath.Base(d.Filename)
-}
-
-// Reader returns a fresh reader over the whole content.
-func (d *Document) Reader() io.Reader { return io.NewSectionReader(d.Content, 0, d.Size) }
-
-// Bytes reads the whole content into memory. Formats that need random access to everything use
-// it; streaming formats use Reader.
-func (d *Document) Bytes() ([]byte, error) {
-	if br, ok := d.Content.(interface{ Bytes() []byte }); ok {
-		return br.Bytes(), nil
-	}
-	buf := make([]byte, d.Size)
-	_, err := d.Content.ReadAt(buf, 0)
-	if err == io.EOF {
-		err = nil
-	}
-	return buf, err
-}
+func NewDocument(filename string, data []byte) *Document { return contract.NewDocument(filename, data) }
 
 // Emit receives elements in document order. Returning an error stops the partitioner.
-type Emit func(element.Element) error
+type Emit = contract.Emit
 
 // A Partitioner turns one document into elements. Formats and strategies both implement it.
 // Partitioners set type, text and the metadata only they know (page_number, category_depth,

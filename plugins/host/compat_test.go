@@ -1,0 +1,83 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// runCompat partitions doc with the frozen protocol-1 plugin (testdata/compatv1).
+func runCompat(t *testing.T, h *Host, opts engine.Options, doc *engine.Document) ([]element.Element, error) {
+	t.Helper()
+	p, ok := h.Plugin("compatv1")
+	if !ok {
+		t.Fatal("compatv1 plugin not discovered")
+	}
+	var out []element.Element
+	err := p.Partitioner("compatv1").Partition(context.Background(), doc, &opts, func(e element.Element) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// A plugin built against protocol 1 (options as engine.Options JSON with Go field names, no
+// versioned plugin sets) still works with this host: it is described, receives the options it
+// reads, streams elements and progress, and its typed errors arrive as they are.
+func TestCompatV1(t *testing.T) {
+	h := newHost(t, Config{Workers: 1})
+	p, ok := h.Plugin("compatv1")
+	if !ok {
+		t.Fatal("compatv1 plugin not discovered")
+	}
+	d, err := p.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Protocol != 1 || d.Name != "compatv1" || fmt.Sprint(d.Strategies) != "[compatv1]" {
+		t.Fatalf("describe: %+v", d)
+	}
+	opts := engine.DefaultOptions()
+	opts.Strategy = "compatv1"
+	opts.IncludePageBreaks = true
+	opts.Languages = []string{"deu"}
+	opts.StartingPageNumber = 3
+	margin := 0.5
+	opts.PDFMinerCharMargin = &margin
+	opts.Extra = map[string]string{"shout_volume": "11"}
+	var pages []int
+	opts.Progress = func(p engine.Progress) { pages = append(pages, p.Page) }
+	doc := engine.NewDocument("in.txt", []byte("one\n\ntwo\fthree"))
+	doc.MIMEType = "text/plain"
+	got, err := runCompat(t, h, opts, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, fmt.Sprintf("%d %s %s", *e.Metadata.PageNumber, e.Type, e.Text))
+	}
+	want := []string{
+		"1 NarrativeText one", "1 NarrativeText two", "1 PageBreak ",
+		"2 NarrativeText three",
+		`2 NarrativeText options strategy=compatv1 languages=["deu"] starting_page_number=3 char_margin=0.5 extra=map[shout_volume:11]`,
+		"2 PageBreak ",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("elements:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(pages) != "[1 2]" {
+		t.Errorf("progress pages %v", pages)
+	}
+	opts.Extra = map[string]string{"fail": "on purpose"}
+	_, err = runCompat(t, h, opts, doc)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || ee.Msg != "compatv1 refuses: on purpose" {
+		t.Errorf("typed error: %v", err)
+	}
+}
