@@ -518,3 +518,21 @@ func TestCancellation(t *testing.T) {
 		t.Errorf("List after yield error: %v after %d documents", err, n)
 	}
 }
+
+// The portal's https:// container address is accepted as its az:// form with the account taken
+// from the host; other https:// URLs keep the reference's pattern error.
+func TestPortalURL(t *testing.T) {
+	c, err := ParseConfig(map[string]any{"remote_url": "https://Quarry01.blob.core.windows.net/reports/2026/q3"})
+	if err != nil || c.RemoteURL != "az://reports/2026/q3" || c.AccountName != "quarry01" {
+		t.Errorf("got %+v, %v", c, err)
+	}
+	c, err = ParseConfig(map[string]any{"remote_url": "https://quarry01.blob.core.windows.net/reports", "account_name": "other1"})
+	if err != nil || c.RemoteURL != "az://reports/" || c.AccountName != "other1" {
+		t.Errorf("explicit account: got %+v, %v", c, err)
+	}
+	for _, bad := range []string{"https://example.com/reports", "https://quarry01.blob.core.windows.net/", "https://quarry01.blob.core.windows.net.evil.com/c"} {
+		if _, err := ParseConfig(map[string]any{"remote_url": bad, "account_name": "quarry01"}); err == nil || !strings.Contains(err.Error(), "remote_url") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

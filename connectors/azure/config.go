@@ -18,6 +18,10 @@ const remoteURLPattern = `^(az|abfs)://`
 
 var remoteURLRe = regexp.MustCompile(remoteURLPattern)
 
+// portalURLRe is a container's URL as the Azure portal shows it:
+// https://<account>.blob.core.windows.net/<container>[/<prefix>].
+var portalURLRe = regexp.MustCompile(`^https://([a-zA-Z0-9]{3,24})\.blob\.core\.windows\.net/([^/?#]+)/?([^?#]*)$`)
+
 // Config is a parsed Azure connector config (platform.md §1.9).
 type Config struct {
 	RemoteURL        string
@@ -115,6 +119,14 @@ func ParseConfig(config map[string]any) (Config, error) {
 		}
 	}
 	if v, ok := config["remote_url"].(string); ok {
+		if m := portalURLRe.FindStringSubmatch(v); m != nil {
+			// The address the Azure portal shows for a container is taken as its az:// form.
+			v = "az://" + m[2] + "/" + m[3]
+			c.RemoteURL = v
+			if c.AccountName == "" {
+				c.AccountName = strings.ToLower(m[1])
+			}
+		}
 		switch {
 		case !remoteURLRe.MatchString(v):
 			add("remote_url", "string_pattern_mismatch", "String should match pattern '"+remoteURLPattern+"'", v, map[string]any{"pattern": remoteURLPattern})
