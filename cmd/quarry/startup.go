@@ -80,7 +80,8 @@ func announce(w io.Writer, pretty bool, log *slog.Logger, ln net.Listener, keys 
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nQuarry %s is ready.\n\n", strings.TrimPrefix(versionString(), "quarry "))
+	v := strings.Fields(strings.TrimPrefix(versionString(), "quarry "))[0] // without the Go version
+	fmt.Fprintf(&b, "\nQuarry %s is ready.\n\n", v)
 	fmt.Fprintf(&b, "  Web UI        %s\n", e.UI)
 	fmt.Fprintf(&b, "  API docs      %s  (try every route from the page; OpenAPI: %s)\n", e.Docs, e.OpenAPI)
 	fmt.Fprintf(&b, "  Health check  %s\n", e.Health)
