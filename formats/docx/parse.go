@@ -161,22 +161,38 @@ func (p *parser) paragraph(depth int) (*Paragraph, []Block, error) {
 
 func (p *parser) paragraphItems(depth int) (*Paragraph, error) {
 	para := &Paragraph{}
+	if err := p.items(para, depth); err != nil {
+		return nil, err
+	}
+	return para, nil
+}
+
+// readInlineWrappers makes runs inside inline wrappers count: tracked insertions (w:ins,
+// w:moveTo, shown by Word until rejected), simple fields (w:fldSimple: a cross-reference's or
+// date's shown text), smart tags, inline content controls and custom XML. python-docx reads
+// only a paragraph's direct runs and loses that text; deleted text (w:del, w:moveFrom) stays
+// out, as Word shows it once changes are accepted.
+const readInlineWrappers = true
+
+// items reads the children of a paragraph, or of an inline wrapper inside one, into para
+// until the element ends.
+func (p *parser) items(para *Paragraph, depth int) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "pPr":
 				if err := p.pPr(para, depth); err != nil {
-					return nil, err
+					return err
 				}
 			case "r":
 				in, err := p.run()
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
 					p.lrpb = true
@@ -185,7 +201,7 @@ func (p *parser) paragraphItems(depth int) (*Paragraph, error) {
 			case "hyperlink":
 				in, err := p.hyperlink(t)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
 					p.lrpb = true
@@ -193,15 +209,30 @@ func (p *parser) paragraphItems(depth int) (*Paragraph, error) {
 				para.Items = append(para.Items, in)
 			case "AlternateContent":
 				if err := p.shapes(t); err != nil {
-					return nil, err
+					return err
+				}
+			case "ins", "moveTo", "fldSimple", "smartTag", "sdt", "sdtContent", "customXml", "dir", "bdo":
+				if !readInlineWrappers {
+					if err := p.dec.Skip(); err != nil {
+						return err
+					}
+					continue
+				}
+				if p.nest++; p.nest > opc.MaxDepth {
+					return opc.ErrTooDeep
+				}
+				err := p.items(para, depth)
+				p.nest--
+				if err != nil {
+					return err
 				}
 			default:
 				if err := p.dec.Skip(); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		case xml.EndElement:
-			return para, nil
+			return nil
 		}
 	}
 }

@@ -416,3 +416,22 @@ func TestSmartArt(t *testing.T) {
 		t.Errorf("got  %q\nwant %s", got, want)
 	}
 }
+
+// TestInlineWrappers: runs inside tracked insertions, simple fields, smart tags and inline
+// content controls are part of the paragraph's text; deleted text is not.
+func TestInlineWrappers(t *testing.T) {
+	body := `<w:p><w:r><w:t xml:space="preserve">The contract starts on </w:t></w:r>` +
+		`<w:fldSimple w:instr=" DATE "><w:r><w:t>1 March 2024</w:t></w:r></w:fldSimple>` +
+		`<w:del w:id="1" w:author="A"><w:r><w:delText> and never ends</w:delText></w:r></w:del>` +
+		`<w:ins w:id="2" w:author="B"><w:r><w:t xml:space="preserve"> and runs for </w:t></w:r></w:ins>` +
+		`<w:sdt><w:sdtPr><w:alias w:val="Term"/></w:sdtPr><w:sdtContent><w:r><w:t>two years</w:t></w:r></w:sdtContent></w:sdt>` +
+		`<w:smartTag w:uri="urn:x" w:element="place"><w:r><w:t xml:space="preserve"> in Oslo</w:t></w:r></w:smartTag>` +
+		`<w:r><w:t>.</w:t></w:r></w:p>`
+	out, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Text != "The contract starts on 1 March 2024 and runs for two years in Oslo." {
+		t.Errorf("got %+v", out)
+	}
+}
