@@ -227,8 +227,12 @@ func trueTypeUnicode(font []byte) map[int]string {
 		return nil
 	}
 	out := map[int]string{}
+	// budget bounds the code points visited: a hostile table of overlapping full-range
+	// segments would otherwise cost billions of steps.
+	budget := 1 << 18
 	add := func(r rune, gid int) {
-		if gid <= 0 || r < 0x20 || r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) || len(out) > 1<<17 {
+		budget--
+		if gid <= 0 || r < 0x20 || r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
 			return
 		}
 		if _, ok := out[gid]; !ok {
@@ -249,7 +253,7 @@ func trueTypeUnicode(font []byte) map[int]string {
 			if end < 0 || start < 0 || delta < 0 || ro < 0 || start > end {
 				continue
 			}
-			for c := start; c <= end && c != 0xFFFF; c++ {
+			for c := start; c <= end && c != 0xFFFF && budget > 0; c++ {
 				gid := 0
 				if ro == 0 {
 					gid = (c + delta) & 0xFFFF
@@ -267,7 +271,7 @@ func trueTypeUnicode(font []byte) map[int]string {
 			if start < 0 || end < start || end-start > 1<<16 || gid < 0 {
 				break
 			}
-			for c := start; c <= end; c++ {
+			for c := start; c <= end && budget > 0; c++ {
 				add(rune(c), gid+c-start)
 			}
 		}

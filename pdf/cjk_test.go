@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/image/font/sfnt"
 )
@@ -187,5 +188,35 @@ func TestIdentityHEmbeddedCFF(t *testing.T) {
 	p = readPage(t, data)
 	if got := strings.Join(boxTexts(p), "|"); got != "日本語" {
 		t.Errorf("CID-keyed Adobe-Japan1: got %q", got)
+	}
+}
+
+// A cmap table of 32,767 full-range format 4 segments is read within a bounded number of steps.
+func TestHostileTrueTypeCmap(t *testing.T) {
+	const segs = 0x7FFF
+	font := make([]byte, 12+16+4+8+14+8*segs+2)
+	put16 := func(o, v int) { font[o], font[o+1] = byte(v>>8), byte(v) }
+	put32 := func(o, v int) { put16(o, v>>16); put16(o+2, v&0xFFFF) }
+	put16(4, 1)
+	copy(font[12:], "cmap")
+	put32(12+8, 28)
+	put16(28+2, 1)
+	put16(28+4, 3)
+	put16(28+6, 1)
+	put32(28+8, 12)
+	sub := 40
+	put16(sub, 4)
+	put16(sub+6, 2*segs)
+	for s := 0; s < segs; s++ {
+		put16(sub+14+2*s, 0xFFFE)        // end
+		put16(sub+16+2*segs+2*s, 0x0020) // start
+		put16(sub+16+4*segs+2*s, 1)      // delta
+	}
+	start := time.Now()
+	if m := trueTypeUnicode(font); len(m) == 0 {
+		t.Error("nothing read")
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("took %v", el)
 	}
 }

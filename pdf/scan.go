@@ -21,6 +21,13 @@ import (
 // without limit.
 const maxScanObjects = 1 << 21
 
+// maxScanTrailers bounds the trailer dictionaries a scan parses, and maxScanObjStms the object
+// streams it decodes.
+const (
+	maxScanTrailers = 64
+	maxScanObjStms  = 4096
+)
+
 // errScanNoCatalog reports a scan that found no catalog and no page to build one from.
 var errScanNoCatalog = errors.New("pdf: scan found no catalog")
 
@@ -98,18 +105,31 @@ func openScan(ctx context.Context, data []byte) (*lazyObjects, error) {
 		off int64
 		d   types.Dict
 	}
-	var trailers []trailerAt
+	// Only the last maxScanTrailers keywords are parsed, each up to the next one: the newest
+	// trailers are the ones that count, and a file of nothing but "trailer" stays linear.
+	var at []int
 	for i := 0; i < len(data); {
 		k := bytes.Index(data[i:], []byte("trailer"))
 		if k < 0 {
 			break
 		}
-		at := i + k
-		i = at + len("trailer")
-		text := string(data[i:min(len(data), i+16<<10)])
+		at = append(at, i+k)
+		i += k + len("trailer")
+		if len(at) > 2*maxScanTrailers {
+			at = append(at[:0], at[len(at)-maxScanTrailers:]...)
+		}
+	}
+	at = at[max(0, len(at)-maxScanTrailers):]
+	var trailers []trailerAt
+	for k, off := range at {
+		end := min(len(data), off+16<<10)
+		if k+1 < len(at) {
+			end = min(end, at[k+1])
+		}
+		text := string(data[off+len("trailer") : end])
 		if o, err := model.ParseObjectContext(ctx, &text, 0); err == nil {
 			if d, ok := o.(types.Dict); ok {
-				trailers = append(trailers, trailerAt{int64(at), d})
+				trailers = append(trailers, trailerAt{int64(off), d})
 			}
 		}
 	}
@@ -153,7 +173,7 @@ func openScan(ctx context.Context, data []byte) (*lazyObjects, error) {
 		l.dec = dec
 	}
 	// Objects in object streams fill the numbers no plain object defines.
-	for _, n := range objStms {
+	for _, n := range objStms[:min(len(objStms), maxScanObjStms)] {
 		stm, err := l.loadObjStm(n)
 		if err != nil {
 			continue

@@ -54,6 +54,7 @@ func TestScanHostileInput(t *testing.T) {
 		"headers only":  append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("1 0 obj "), 1<<18)...),
 		"digits runs":   append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("1234567890 "), 1<<18)...),
 		"obj obj obj":   append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("obj"), 1<<19)...),
+		"trailers only": append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("trailer "), 1<<18)...),
 		"nested arrays": append([]byte("%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages "), bytes.Repeat([]byte("["), 1<<16)...),
 	} {
 		start := time.Now()
