@@ -252,3 +252,28 @@ func TestRegionsHint(t *testing.T) {
 		t.Errorf("%d tables outside the hinted regions", len(ts))
 	}
 }
+
+func TestScatteredWords(t *testing.T) {
+	// 200,000 words scattered over a large page (a map's labels, a word cloud): bounded time,
+	// and no table from chance alignments.
+	ws := make([]Word, 0, 200000)
+	seed := uint32(1)
+	next := func() float64 {
+		seed = seed*1664525 + 1013904223
+		return float64(seed>>8) / float64(1<<24)
+	}
+	for range 200000 {
+		ws = append(ws, word("w", 5000*next(), 5000*next()))
+	}
+	start := time.Now()
+	ts := find(t, &Page{Width: 5000, Height: 5000, Words: ws})
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("200,000 scattered words took %v", el)
+	}
+	for _, tb := range ts {
+		if tb.Rows*tb.Cols > 0 && 10*len(tb.nonEmpty()) < 3*tb.Rows*tb.Cols {
+			t.Errorf("a sparse table %dx%d", tb.Rows, tb.Cols)
+		}
+	}
+	t.Logf("%d tables", len(ts))
+}

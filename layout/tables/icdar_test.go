@@ -24,8 +24,8 @@ var floors = icdar.Score{F1: 0.98, TEDS: 0.97, Rows: 0.97, Cols: 0.98, AdjF1: 0.
 func pageInput(p *pdf.Page) *tables.Page {
 	gs := make([]tables.Glyph, 0, len(p.Glyphs))
 	for _, g := range p.Glyphs {
-		if g.Invisible {
-			continue
+		if g.Invisible || g.Clipped {
+			continue // not seen on the page
 		}
 		gs = append(gs, tables.Glyph{
 			Text: g.Text, Box: tables.Rect{X0: g.X0, Y0: g.Y0, X1: g.X1, Y1: g.Y1},

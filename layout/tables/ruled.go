@@ -14,6 +14,9 @@ const maxSlots = 4 << 20
 // two rows and two columns with text in it. Words whose centre lies inside a table are claimed
 // (used[i] set) so the text-alignment pass does not see them again.
 func ruledTables(groups []ruleGroup, ws []Word, used []bool, body float64) []Table {
+	if len(groups) == 0 {
+		return nil
+	}
 	var out []Table
 	// Words sorted by centre x let each grid find its words without a scan of the page.
 	order := make([]int, 0, len(ws))
