@@ -10,7 +10,9 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 
 ADDR    ?=
 
-.PHONY: run test deps deps-run build check unit bench
+PREFIX  ?= $(HOME)/.local
+
+.PHONY: run test deps deps-run build install check unit bench
 
 # deps-run installs what building and running need; deps adds the test-only tools (PostgreSQL,
 # Chromium, pdfminer, staticcheck, the npm test packages).
@@ -28,6 +30,13 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/quarry-plugin-vlm ./cmd/quarry-plugin-vlm
 	CGO_ENABLED=1 $(GO) build -o bin/quarry-plugin-ocr ./cmd/quarry-plugin-ocr
 	bin/quarry plugin checksum bin/quarry-plugin-ocr bin/quarry-plugin-vlm
+
+# install puts quarry and its plugins (with their checksums, which the plugin host checks) in
+# $(PREFIX)/bin, so `quarry` works from anywhere when that folder is on the PATH.
+install: build
+	install -d $(PREFIX)/bin
+	install -m 755 bin/quarry bin/quarry-plugin-ocr bin/quarry-plugin-vlm $(PREFIX)/bin/
+	install -m 644 bin/quarry-plugin-ocr.sha256 bin/quarry-plugin-vlm.sha256 $(PREFIX)/bin/
 
 run: deps-run build
 	bin/quarry partition $(SAMPLE)
