@@ -98,11 +98,12 @@ type glyphSource struct {
 	drop   []bool
 }
 
-// Params are the reading parameters of a page to lay out: base (pdfminer's knobs) without the
-// box grouping, which the layout does not use (it groups lines itself) and which is quadratic
-// on long runs of aligned lines.
+// Params are the reading parameters of a page to lay out: base (pdfminer's knobs) with the page
+// geometry and without the box grouping, which the layout does not use (it groups lines
+// itself) and which is quadratic on long runs of aligned lines.
 func Params(base pdf.LAParams) pdf.LAParams {
 	base.LinesOnly = true
+	base.NoGeometry = false
 	return base
 }
 

@@ -194,7 +194,8 @@ func TestMillionSegmentsPage(t *testing.T) {
 	data := docOf(c.String()).Bytes()
 	start := time.Now()
 	els := layoutBytes(t, data)
-	if el := time.Since(start); el > 4*time.Second { // 2 s on an idle core; slack for a shared one
+	// About 1.5 s on a shared core; the bound catches a hang or a quadratic pass, not jitter.
+	if el := time.Since(start); el > 15*time.Second {
 		t.Errorf("page took %v", el)
 	}
 	found := false
@@ -264,7 +265,9 @@ func TestTenThousandRowTable(t *testing.T) {
 	d.Pages[0].Width, d.Pages[0].Height = 612, rows*9+40
 	start := time.Now()
 	els := layoutBytes(t, d.Bytes())
-	if el := time.Since(start); el > 4*time.Second {
+	// About 2 s on a shared core (37 s with pdfminer's box grouping, which Params skips); the
+	// bound catches a hang or a quadratic pass, not jitter.
+	if el := time.Since(start); el > 15*time.Second {
 		t.Errorf("page took %v", el)
 	}
 	n := 0

@@ -118,6 +118,8 @@ type interp struct {
 	geom geomBuilder
 	path path
 	clip clipBox
+	// noGeom skips the geometry (LAParams.NoGeometry).
+	noGeom bool
 }
 
 // maxFormsPerPage bounds Form XObject invocations per page.
@@ -271,7 +273,9 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, gfx graphics, for
 					head = append(head, t)
 				}
 			}
-			in.inlineImage(head, &st)
+			if !in.noGeom {
+				in.inlineImage(head, &st)
+			}
 			in.addBreak()
 		case "BMC":
 			in.marked = append(in.marked, -1)
@@ -296,12 +300,17 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, gfx graphics, for
 			}
 		case "m", "l", "c", "v", "y", "h", "re":
 			hasPath = true
-			in.path.op(op, ops, st.ctm)
+			if !in.noGeom {
+				in.path.op(op, ops, st.ctm)
+			}
 		case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*":
 			if hasPath {
 				in.addBreak()
 			}
 			hasPath = false
+			if in.noGeom {
+				break
+			}
 			if op == "s" || op == "b" || op == "b*" {
 				in.path.op("h", nil, st.ctm)
 			}
@@ -311,7 +320,9 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, gfx graphics, for
 			in.endPath(&st, &clipNext)
 		case "n":
 			hasPath = false
-			in.endPath(&st, &clipNext)
+			if !in.noGeom {
+				in.endPath(&st, &clipNext)
+			}
 		case "W", "W*":
 			clipNext = true
 		case "w":
@@ -424,7 +435,9 @@ func (in *interp) doXObject(res types.Dict, name string, st *gstate, formDepth i
 	}
 	switch in.doc.name(sd.Dict["Subtype"]) {
 	case "Image":
-		in.imageXObject(ref, sd.Dict, name, st)
+		if !in.noGeom {
+			in.imageXObject(ref, sd.Dict, name, st)
+		}
 		in.addBreak()
 		return
 	case "Form":

@@ -20,6 +20,10 @@ type LAParams struct {
 	// line comes back as a box of its own, in drawing order, for callers that group lines
 	// themselves (package layout). Not a pdfminer knob.
 	LinesOnly bool
+	// NoGeometry skips the page geometry (vector paths, image placements, clip): Page.Geometry
+	// stays empty and no glyph is marked Clipped. The fast strategy, which does not use it,
+	// saves the work. Not a pdfminer knob.
+	NoGeometry bool
 }
 
 // DefaultLAParams are the values the reference's partition_pdf passes to pdfminer.

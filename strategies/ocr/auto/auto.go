@@ -14,7 +14,6 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/strategies/fast"
 )
 
@@ -142,7 +141,7 @@ func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) 
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		p, err := d.Page(ctx, n, pdf.DefaultLAParams())
+		p, err := d.Page(ctx, n, fast.Params(opts))
 		if err == nil && p.HasText() {
 			text[n] = true
 		}
