@@ -273,3 +273,44 @@ func TestDamagedSheet(t *testing.T) {
 		t.Error("a workbook with nothing readable succeeded")
 	}
 }
+
+// TestSheetShapesText: text boxes and shapes drawn over a sheet (grouped ones included) come
+// after the sheet's cells; charts and pictures add nothing.
+func TestSheetShapesText(t *testing.T) {
+	data := book(t, [][2]string{{"Budget", row(1, c("A1", "inline", "Item"), c("B1", "inline", "Cost")) + row(2, c("A2", "inline", "Rent"), c("B2", "", "900"))}}, nil)
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		files[f.Name] = string(b)
+	}
+	const xdr = `xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"`
+	box := func(text string) string {
+		return `<xdr:sp><xdr:nvSpPr><xdr:cNvPr id="2" name="TextBox 1"/></xdr:nvSpPr><xdr:txBody><a:bodyPr/><a:p><a:r><a:t>` + text + `</a:t></a:r></a:p></xdr:txBody></xdr:sp>`
+	}
+	files["xl/drawings/drawing1.xml"] = `<xdr:wsDr ` + xdr + `><xdr:twoCellAnchor>` + box("Figures are provisional until the audit is complete.") +
+		`</xdr:twoCellAnchor><xdr:twoCellAnchor><xdr:grpSp>` + box("Approved by the finance team.") + `</xdr:grpSp></xdr:twoCellAnchor>` +
+		`<xdr:twoCellAnchor><xdr:pic><xdr:nvPicPr><xdr:cNvPr id="5" name="Logo"/></xdr:nvPicPr></xdr:pic></xdr:twoCellAnchor></xdr:wsDr>`
+	files["xl/worksheets/_rels/sheet1.xml.rels"] = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+		`<Relationship Id="rD" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>`
+	got, err := partitionBytes(t, "book.xlsx", zipOf(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, string(e.Type)+": "+e.Text)
+	}
+	want := "Table: Item Cost Rent 900|NarrativeText: Figures are provisional until the audit is complete.|NarrativeText: Approved by the finance team."
+	if strings.Join(texts, "|") != want {
+		t.Errorf("got  %q\nwant %s", texts, want)
+	}
+	if got[1].Metadata.PageName != "Budget" || *got[1].Metadata.PageNumber != 1 {
+		t.Errorf("metadata %+v", got[1].Metadata)
+	}
+}

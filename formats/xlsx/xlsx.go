@@ -11,7 +11,9 @@
 package xlsx
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"path"
@@ -129,6 +131,9 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 			continue
 		}
 		if err := emitSheet(ctx, sd, s.name, i+1, emit); err != nil {
+			return err
+		}
+		if err := emitDrawings(pkg, s, i+1, emit, &damaged); err != nil {
 			return err
 		}
 	}
@@ -536,4 +541,93 @@ func scalarString(v value, dt dtype) string {
 		return strconv.FormatFloat(v.f, 'f', 0, 64)
 	}
 	return pyFloat(v.f)
+}
+
+// emitDrawings emits the text of a sheet's shapes and text boxes (its drawing part's
+// xdr:txBody paragraphs) after the sheet's cells: notes and labels placed over the grid.
+// pandas, and so the reference, reads cells only.
+func emitDrawings(pkg *opc.Package, s sheetRef, page int, emit engine.Emit, damaged *[]string) error {
+	rels, err := pkg.Rels(s.part)
+	if err != nil {
+		return nil // no relationships: no drawing
+	}
+	ids := make([]string, 0, len(rels))
+	for id := range rels {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		rel := rels[id]
+		if rel.External || !strings.HasSuffix(rel.Type, "/drawing") || !pkg.Has(rel.Target) {
+			continue
+		}
+		data, err := pkg.ReadPart(rel.Target)
+		if err != nil {
+			*damaged = append(*damaged, fmt.Sprintf("%s (%v): shapes' text skipped", rel.Target, err))
+			continue
+		}
+		for _, text := range shapeTexts(data) {
+			typ, txt := classify.Text(text)
+			el := element.Element{Type: typ, Text: txt}
+			el.Metadata.PageNumber = element.Int(page)
+			el.Metadata.PageName = s.name
+			if err := emit(el); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxShapeParagraphs bounds the paragraphs read from one drawing part.
+const maxShapeParagraphs = 100000
+
+// shapeTexts returns the non-empty paragraphs of every text body (txBody) in a drawing part,
+// in document order; what reads before any damage is kept.
+func shapeTexts(data []byte) []string {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var out []string
+	var para *strings.Builder
+	body, inText := 0, false
+	for {
+		tok, err := dec.Token()
+		if err != nil || len(out) >= maxShapeParagraphs {
+			return out
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "txBody":
+				body++
+			case "p":
+				if body > 0 {
+					para = &strings.Builder{}
+				}
+			case "t":
+				inText = para != nil
+			case "br":
+				if para != nil {
+					para.WriteByte(' ')
+				}
+			}
+		case xml.CharData:
+			if inText {
+				para.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "txBody":
+				body--
+			case "t":
+				inText = false
+			case "p":
+				if para != nil {
+					if text := strings.Join(strings.Fields(para.String()), " "); text != "" {
+						out = append(out, text)
+					}
+					para = nil
+				}
+			}
+		}
+	}
 }
