@@ -414,7 +414,13 @@ func (b *builder) blocksOf(se xml.StartElement, depth int) ([]docx.Block, error)
 		return nil, err
 	}
 	if se.Name.Local == "h" {
-		p.StyleID = "Heading1"
+		lvl := 1
+		if v, ok := opc.Attr(se, "outline-level"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+				lvl = min(n, 9)
+			}
+		}
+		p.StyleID = "Heading" + strconv.Itoa(lvl)
 	} else {
 		p.StyleID = "BodyText"
 	}
