@@ -173,7 +173,8 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 		return Table{}, false
 	}
 	t, ok := build(cells, rows, cols, ws, Ruled)
-	if !ok || t.Rows < 2 || t.Cols < 2 || prose(t) {
+	if !ok || t.Rows < 2 || t.Cols < 2 || prose(t) || sparse(t) {
+		// Too few cells, running text, or too sparse: a chart's frame around its labels.
 		return Table{}, false
 	}
 	t.Box = Rect{xs[0], ys[len(ys)-1], xs[len(xs)-1], ys[0]}

@@ -446,7 +446,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			multi++
 		}
 	}
-	if multi < 2 || 10*len(t.nonEmpty()) < 3*t.Rows*t.Cols {
+	if multi < 2 || sparse(t) {
 		// Too sparse: the labels of a chart, scattered text.
 		return Table{}, false, nil
 	}
@@ -599,6 +599,27 @@ func continuesRow(l tline, rowLines []int, block []tline, ws []Word, wordCols fu
 		}
 	}
 	return text
+}
+
+// sparse reports whether a table holds too little to be one: fewer than 30% of its cells
+// filled, or more than 60% of its rows with at most one filled cell (a chart's or a form's
+// frame around scattered labels; section label rows in a real table are a minority).
+func sparse(t Table) bool {
+	per := make([]int, t.Rows)
+	filled := 0
+	for _, c := range t.Cells {
+		if c.Text != "" {
+			per[c.Row]++
+			filled++
+		}
+	}
+	lone := 0
+	for _, n := range per {
+		if n <= 1 {
+			lone++
+		}
+	}
+	return 10*filled < 3*t.Rows*t.Cols || 10*lone > 6*t.Rows
 }
 
 // rulesAcross returns the horizontal rules that run across most of box (within a text line of
