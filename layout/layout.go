@@ -778,8 +778,11 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 	// normalised away).
 	oneLine := len(r.lines) == 1 && size <= 1.05*body
 	first, last := r.b.y0 <= d.pageTop+0.5*body, r.b.y1 >= d.pageBottom-0.5*body
-	top := oneLine && words <= 10 && (cy < 0.06*H || (first && cy < 0.14*H))
-	bottom := oneLine && words <= 14 && (cy > 0.94*H || (last && cy > 0.86*H))
+	// A sentence is body text even alone at the top of a page (a running head is a name or a
+	// title, it does not end with a full stop) unless it repeats.
+	sentence := words >= 6 && strings.HasSuffix(strings.TrimSpace(text), ".")
+	top := oneLine && !sentence && words <= 10 && (cy < 0.06*H || (first && cy < 0.14*H))
+	bottom := oneLine && !sentence && words <= 14 && (cy > 0.94*H || (last && cy > 0.86*H))
 	norm := digitsRE.ReplaceAllString(strings.ToLower(text), "#")
 	if short && (first || last || cy < 0.06*H || cy > 0.94*H) {
 		*bandTexts = append(*bandTexts, norm)

@@ -278,3 +278,11 @@ func TestTenThousandRowTable(t *testing.T) {
 		t.Errorf("rows kept: %d of %d (%d elements)", n, rows, len(els))
 	}
 }
+
+// A sentence alone at the top of a page is body text, not a running head.
+func TestSentenceAtTopIsNotAHeader(t *testing.T) {
+	els := layoutBytes(t, docOf(pdftest.Text("F1", 11, 72, 750, "A born-digital page with a picture below it.")).Bytes())
+	if len(els) != 1 || els[0].Type != element.NarrativeText {
+		t.Errorf("got %q", texts(els))
+	}
+}
