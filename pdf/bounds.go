@@ -65,6 +65,34 @@ func boundGlyphs(p *Page) int {
 			items = append(items, it)
 		}
 		f.Items = items
+		boundFigure(f, w, h)
 	}
 	return dropped
+}
+
+// boundFigure replaces the box of a figure that reaches beyond the page (a form XObject's
+// /BBox of ±32768 is common: "draw anywhere") by the union of its glyphs' boxes, cut to the
+// page; a figure inside the page keeps pdfminer's box.
+func boundFigure(f *Figure, w, h float64) {
+	mx, my := 0.1*w, 0.1*h
+	if f.X0 >= -mx && f.Y0 >= -my && f.X1 <= w+mx && f.Y1 <= h+my {
+		return
+	}
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, it := range f.Items {
+		if g := it.Glyph; g != nil {
+			x0, y0, x1, y1 = math.Min(x0, g.X0), math.Min(y0, g.Y0), math.Max(x1, g.X1), math.Max(y1, g.Y1)
+		}
+	}
+	if x0 > x1 { // no glyphs: the page is the best bound there is
+		x0, y0, x1, y1 = f.X0, f.Y0, f.X1, f.Y1
+	}
+	f.X0, f.Y0 = math.Max(x0, 0), math.Max(y0, 0)
+	f.X1, f.Y1 = math.Min(x1, w), math.Min(y1, h)
+	if f.X1 < f.X0 {
+		f.X0, f.X1 = 0, w
+	}
+	if f.Y1 < f.Y0 {
+		f.Y0, f.Y1 = 0, h
+	}
 }

@@ -34,3 +34,20 @@ func TestGlyphsBoundedByPage(t *testing.T) {
 		})
 	}
 }
+
+// A form XObject whose /BBox is ±32768 ("draw anywhere") gets the box of its text, inside the
+// page, rather than a box of the whole plane.
+func TestFigureBoxBoundedByPage(t *testing.T) {
+	data := onePage("<< /Font << /F1 5 0 R >> /XObject << /X1 6 0 R >> >>", "/X1 Do", helv,
+		stream("/Type /XObject /Subtype /Form /BBox [-32768 -32768 32768 32768] /Resources << /Font << /F1 5 0 R >> >>",
+			"BT /F1 10 Tf 72 500 Td (Form text) Tj ET"))
+	dumpFixture(t, data)
+	p := readPage(t, data)
+	if len(p.Figures) != 1 {
+		t.Fatalf("%d figures", len(p.Figures))
+	}
+	f := p.Figures[0]
+	if f.X0 < 71 || f.X0 > 73 || f.Y0 < 495 || f.Y1 > 512 || f.X1 > 130 {
+		t.Errorf("figure box %v,%v-%v,%v, want around the text at 72,500", f.X0, f.Y0, f.X1, f.Y1)
+	}
+}

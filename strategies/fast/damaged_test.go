@@ -87,3 +87,25 @@ func TestDamagedDocument(t *testing.T) {
 		t.Errorf("unreadable document: %v, want a 422", err)
 	}
 }
+
+// A form XObject with a /BBox of ±32768 holding ordinary text mid-page gives a NarrativeText
+// or Title inside the page, not a Footer with a box of the whole plane.
+func TestHugeFormBBoxIsNotAFooter(t *testing.T) {
+	els, err := partitionFile(t, "../../pdf/testdata/robust/TestFigureBoxBoundedByPage.pdf", func(o *engine.Options) {
+		o.Coordinates = true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(els) != 1 || els[0].Text != "Form text" {
+		t.Fatalf("elements %+v", els)
+	}
+	if typ := els[0].Type; typ == element.Footer || typ == element.Header {
+		t.Errorf("typed %s", typ)
+	}
+	for _, pt := range els[0].Metadata.Coordinates.Points {
+		if pt[0] < 0 || pt[0] > 600 || pt[1] < 0 || pt[1] > 800 {
+			t.Errorf("point %v outside the 600×800 page", pt)
+		}
+	}
+}
