@@ -286,3 +286,33 @@ func TestSentenceAtTopIsNotAHeader(t *testing.T) {
 		t.Errorf("got %q", texts(els))
 	}
 }
+
+// Two ruled grids drawn over each other: the page lays out, and every cell's word is read once.
+func TestOverlappingTables(t *testing.T) {
+	var c strings.Builder
+	grid := func(x0, y0 float64, tag string) {
+		for i := 0; i <= 3; i++ {
+			fmt.Fprintf(&c, "%g %g m %g %g l S\n", x0, y0-float64(i*20), x0+300, y0-float64(i*20))
+			fmt.Fprintf(&c, "%g %g m %g %g l S\n", x0+float64(i*100), y0-60, x0+float64(i*100), y0)
+		}
+		for r := 0; r < 3; r++ {
+			for k := 0; k < 3; k++ {
+				c.WriteString(pdftest.Text("F1", 9, x0+8+float64(k*100), y0-14-float64(r*20), fmt.Sprintf("%s%d%d", tag, r, k)))
+			}
+		}
+	}
+	grid(72, 600, "a")
+	grid(122, 590, "b")
+	els := layoutBytes(t, docOf(c.String()).Bytes())
+	all := strings.Join(texts(els), " ")
+	for _, tag := range []string{"a", "b"} {
+		for r := 0; r < 3; r++ {
+			for k := 0; k < 3; k++ {
+				w := fmt.Sprintf("%s%d%d", tag, r, k)
+				if n := strings.Count(all, w); n != 1 {
+					t.Errorf("%s read %d times: %q", w, n, texts(els))
+				}
+			}
+		}
+	}
+}
