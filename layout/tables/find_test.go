@@ -288,6 +288,21 @@ func TestNoTableInProseListsOrColumns(t *testing.T) {
 			t.Errorf("%d tables in a chart: %q", len(ts), gridOf(ts[0]))
 		}
 	})
+	t.Run("chart frame with gridlines", func(t *testing.T) {
+		// A chart drawn with straight lines only: a frame, a y axis and gridlines, the tick
+		// labels left of the axis, one legend entry inside.
+		segs := []Segment{hseg(720, 60, 500), hseg(500, 60, 500), vseg(60, 500, 720), vseg(500, 500, 720), vseg(100, 500, 720)}
+		var ws []Word
+		for i := range 5 {
+			y := 520 + 40*float64(i)
+			segs = append(segs, hseg(y, 60, 500))
+			ws = append(ws, word(fmt.Sprint(100*i), 70, y-4))
+		}
+		ws = append(ws, phrase("Sales per region", 300, 690)...)
+		if ts := find(t, &Page{Words: ws, Segments: segs}); len(ts) != 0 {
+			t.Errorf("%d tables in a chart frame: %q", len(ts), gridOf(ts[0]))
+		}
+	})
 	t.Run("organisation chart", func(t *testing.T) {
 		// Names in framed boxes, three by three, aligned like a grid but not touching.
 		var ws []Word
