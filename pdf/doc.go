@@ -139,6 +139,9 @@ func open(ctx context.Context, data, head []byte, full bool) (*Document, error) 
 	case errors.Is(serr, ErrEncrypted):
 		return nil, ErrEncrypted
 	case serr == nil:
+		if unnoticed && scan.dec == nil && d != nil && d.NumPages() > 0 {
+			return d, nil // "/Encrypt" was only text in the file: pdfcpu's reading stands
+		}
 		if sd, perr := newDocument(scan); perr == nil && (sd.NumPages() > 0 || d == nil) {
 			return sd, nil
 		}

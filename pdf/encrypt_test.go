@@ -66,3 +66,20 @@ func TestAES256InfoString(t *testing.T) {
 		}
 	}
 }
+
+// A file that is not encrypted but mentions /Encrypt in its content, and that only pdfcpu reads
+// (stale offsets), keeps pdfcpu's reading.
+func TestEncryptAsTextIsNotEncryption(t *testing.T) {
+	data := onePage("<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td (About /Encrypt entries) Tj ET", helv)
+	data = bytes.Replace(data, []byte("%PDF-1.7\n"), []byte("%PDF-1.7\n% shifted\n"), 1)
+	d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.objs.(pdfcpuObjects); !ok {
+		t.Errorf("read by %T, want pdfcpu's reader", d.objs)
+	}
+	if got := documentText(t, d); !strings.Contains(got, "About /Encrypt entries") {
+		t.Errorf("text %q", got)
+	}
+}
