@@ -817,12 +817,18 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 	return element.NarrativeText
 }
 
+// hasLetters reports text that is mostly words: a heading is, a figure set large ("$6.8B") is
+// not.
 func hasLetters(s string) bool {
-	n := 0
+	n, all := 0, 0
 	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		all++
 		if unicode.IsLetter(r) {
 			n++
 		}
 	}
-	return n >= 2
+	return n >= 2 && 5*n >= 2*all
 }

@@ -316,3 +316,20 @@ func TestOverlappingTables(t *testing.T) {
 		}
 	}
 }
+
+// A figure set large is not a heading; a short bold line is.
+func TestTitlesAreWords(t *testing.T) {
+	c := pdftest.Text("F2", 16, 72, 700, "Results of the Year") +
+		paragraph(72, 670, "Body text explains the figures that follow and goes on", "for a second line before it ends.") +
+		pdftest.Text("F2", 16, 72, 620, "$6.8B $(10.5)B")
+	got := texts(layoutBytes(t, docOf(c).Bytes()))
+	want := []string{"Title: Results of the Year", "NarrativeText: Body text", "UncategorizedText: $6.8B"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("element %d = %q, want prefix %q", i, got[i], want[i])
+		}
+	}
+}
