@@ -81,6 +81,9 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 	firstHeld := 0
 	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
 	held := map[int][]element.Element{}
+	// Pages read in part (a damaged stream kept as far as it decodes) are said once, at the end.
+	var damaged []int
+	var firstDamage error
 	for i := 1; i <= n; i++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -102,6 +105,12 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 				firstHeld = i
 			}
 			continue
+		}
+		if len(p.Warnings) > 0 {
+			damaged = append(damaged, i)
+			if firstDamage == nil {
+				firstDamage = p.Warnings[0]
+			}
 		}
 		if ok, why := layout.Usable(p); !ok {
 			log.Debug("hi_res: no usable text layer, OCR instead", "page", i, "reason", why)
@@ -145,6 +154,10 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 				return err
 			}
 		}
+	}
+	if len(damaged) > 0 {
+		log.Warn("hi_res: PDF partly damaged, kept what could be read", "pages", n,
+			"read_in_part", joinInts(damaged, ","), "first_error", firstDamage)
 	}
 	if len(scans) == 0 && len(regions) == 0 {
 		return nil

@@ -1,8 +1,11 @@
 package auto
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,5 +151,33 @@ func TestHiResReadsLargePictures(t *testing.T) {
 		if c.want == "" && len(ocr.calls) != 0 {
 			t.Errorf("%s: OCR called: %q", c.strategy, ocr.calls)
 		}
+	}
+}
+
+// A page whose content stream is damaged is laid out from what decodes, and the default path
+// says so once (the fast strategy does the same).
+func TestDamagedStreamWarnedOnce(t *testing.T) {
+	setup()
+	data, err := os.ReadFile("../../../pdf/testdata/robust/TestDamagedFlateKeepsPrefix_bad_checksum.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	opts := engine.DefaultOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	ocr.calls = nil
+	els, err := engine.Partition(context.Background(), engine.NewDocument("damaged.pdf", data), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, e := range els {
+		text.WriteString(e.Text + "\n")
+	}
+	if n := strings.Count(text.String(), "line number"); n != 50 {
+		t.Errorf("%d of 50 lines read:\n%s", n, text.String())
+	}
+	if n := strings.Count(logs.String(), "partly damaged"); n != 1 || len(ocr.calls) != 0 {
+		t.Errorf("%d damage warnings, OCR calls %q:\n%s", n, ocr.calls, logs.String())
 	}
 }
