@@ -72,6 +72,13 @@ Northern division | 1 204.5 | 980.1 | 18.6
 Southern division | 2 311.0 | 1 802.4 | 22.0
 Eastern division | 877.3 | 701.9 | 20.0
 Western division | 1 020.8 | 850.2 | 16.7`, `<thead><tr><th></th><th>Revenue</th><th>Cost</th><th>Margin</th></tr></thead>`},
+		// The borderless table with a cell padding of 3 px: its figures' columns are 0.4 em
+		// apart on the tightest row, found by their right-aligned edges.
+		{"tight", tables.Borderless, ` | Revenue | Cost | Margin
+Northern division | 1 204.5 | 980.1 | 18.6
+Southern division | 2 311.0 | 1 802.4 | 22.0
+Eastern division | 877.3 | 701.9 | 20.0
+Western division | 1 020.8 | 850.2 | 16.7`, `<td>2 311.0</td><td>1 802.4</td>`},
 		{"partly", tables.PartlyRuled, `Item | 2023 | 2022
 Cash and equivalents | 1 200 | 1 100
 Receivables | 3 400 | 2 950

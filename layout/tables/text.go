@@ -224,23 +224,39 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	most := counts[min(1, len(counts)-1)]
 	full := max(2, (3*most+3)/4)
 	var spans [][2]float64
+	var defining []tline
 	for _, l := range block {
 		if len(l.phrases) < full {
 			continue
 		}
+		defining = append(defining, l)
 		for _, w := range l.words {
 			spans = append(spans, [2]float64{ws[w].Box.X0, ws[w].Box.X1})
 		}
 	}
 	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
+	// Open bands wider than gutterEm separate columns; narrower ones (down to 0.35 em: over a
+	// word space and some) do when the text on one side is aligned on them (alignedGutter).
 	var colsIv [][2]float64
 	for _, s := range spans {
-		if n := len(colsIv); n > 0 && s[0]-colsIv[n-1][1] < gutterEm*body {
+		if n := len(colsIv); n > 0 && s[0]-colsIv[n-1][1] < 0.35*body {
 			colsIv[n-1][1] = maxf(colsIv[n-1][1], s[1])
 			continue
 		}
 		colsIv = append(colsIv, s)
 	}
+	merged := colsIv[:0:0]
+	for _, iv := range colsIv {
+		if n := len(merged); n > 0 {
+			a, b := merged[n-1][1], iv[0]
+			if b-a < gutterEm*body && !alignedGutter(a, b, defining, ws, body) {
+				merged[n-1][1] = maxf(merged[n-1][1], iv[1])
+				continue
+			}
+		}
+		merged = append(merged, iv)
+	}
+	colsIv = merged
 	if len(colsIv) < minCols {
 		return Table{}, false, nil
 	}
@@ -516,6 +532,62 @@ func proseColumn(block []tline, ws []Word, wordCols func(int) (int, int), colLef
 		}
 	}
 	return -1
+}
+
+// alignedGutter reports whether a narrow open band [a, b] (under gutterEm) separates two
+// columns set close together: on at least three of the defining lines the text right before
+// it ends at a (within 0.3 em; right-aligned figures) or the text right after it starts at b
+// (left-aligned text), on three quarters of the lines with text on that side; and no line
+// has a digit group across it ("1 204.5" is one figure with a thousands space).
+func alignedGutter(a, b float64, lines []tline, ws []Word, body float64) bool {
+	tol := 0.3 * body
+	leftHave, leftAt, rightHave, rightAt := 0, 0, 0, 0
+	for _, l := range lines {
+		li, ri := -1, -1
+		for k, w := range l.words {
+			bx := ws[w].Box
+			if bx.X1 <= a+0.01 && (li < 0 || bx.X1 > ws[l.words[li]].Box.X1) {
+				li = k
+			}
+			if bx.X0 >= b-0.01 && (ri < 0 || bx.X0 < ws[l.words[ri]].Box.X0) {
+				ri = k
+			}
+		}
+		if li >= 0 {
+			leftHave++
+			if a-ws[l.words[li]].Box.X1 <= tol {
+				leftAt++
+			}
+		}
+		if ri >= 0 {
+			rightHave++
+			if ws[l.words[ri]].Box.X0-b <= tol {
+				rightAt++
+			}
+		}
+		if li >= 0 && ri >= 0 && digitGroup(ws[l.words[li]].Text, ws[l.words[ri]].Text) && ws[l.words[ri]].Box.X0-ws[l.words[li]].Box.X1 < gutterEm*body {
+			return false
+		}
+	}
+	return (leftAt >= 3 && 4*leftAt >= 3*leftHave) || (rightAt >= 3 && 4*rightAt >= 3*rightHave)
+}
+
+// digitGroup reports whether two words read as one figure written with a thousands space:
+// one to three digits (with a sign or currency before), then exactly three digits with
+// optional decimals or a percent sign.
+func digitGroup(left, right string) bool {
+	l := strings.TrimLeft(left, "-+−(€$£")
+	if n := len(l); n == 0 || n > 3 || strings.TrimFunc(l, unicode.IsDigit) != "" {
+		return false
+	}
+	r := strings.TrimRight(right, "%)")
+	if k := strings.IndexAny(r, ".,"); k >= 0 {
+		if strings.TrimFunc(r[k+1:], unicode.IsDigit) != "" {
+			return false
+		}
+		r = r[:k]
+	}
+	return len(r) == 3 && strings.TrimFunc(r, unicode.IsDigit) == ""
 }
 
 // composite joins lines that overlap vertically by more than a fifth of their height into
