@@ -354,3 +354,17 @@ func TestTableBesideProseColumn(t *testing.T) {
 		t.Errorf("the table took in the prose column: box %+v", ts[0].Box)
 	}
 }
+
+func TestDigitGroup(t *testing.T) {
+	for _, tc := range []struct {
+		l, r string
+		want bool
+	}{
+		{"1", "204.5", true}, {"12", "000", true}, {"-3", "100,25", true}, {"€1", "200", true}, {"2", "500%", true},
+		{"1204", "500", false}, {"1", "20", false}, {"1", "2000", false}, {"Total", "100", false}, {"1", "20a", false}, {"", "100", false},
+	} {
+		if got := digitGroup(tc.l, tc.r); got != tc.want {
+			t.Errorf("digitGroup(%q, %q) = %v", tc.l, tc.r, got)
+		}
+	}
+}
