@@ -97,7 +97,7 @@ var cliFlags = map[string][][2]string{
 	"Output": {
 		{"-o, --output FILE", "write to FILE instead of standard output (replaced only when done)"},
 		{"--output-dir DIR", "one file per input in DIR, named after it: report.pdf → DIR/report.pdf.json"},
-		{"-q, --quiet", "no progress, no strategy lines; failures and the exit status still tell"},
+		{"-q, --quiet", "no progress, no strategy lines, no warnings; failures and the exit status still tell"},
 		{"-v, --verbose", "debug log on standard error"},
 	},
 }

@@ -147,3 +147,16 @@ func TestEncryptedPDFEveryStrategy(t *testing.T) {
 		}
 	}
 }
+
+// A PDF read in part keeps its text on stdout and says so once on stderr, without -v.
+func TestDamagedPDFWarnsOnce(t *testing.T) {
+	for _, s := range []string{"fast", "auto"} {
+		out, errOut, err := runCLI(t, "partition", "--strategy="+s, "../../pdf/testdata/robust/TestDamagedFlateKeepsPrefix_bad_checksum.pdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(out, "line number") != 50 || strings.Count(errOut, "partly damaged") != 1 {
+			t.Errorf("%s: %d lines on stdout, stderr:\n%s", s, strings.Count(out, "line number"), errOut)
+		}
+	}
+}

@@ -139,6 +139,10 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 	}
 	if c.verbose {
 		c.opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	} else if !c.quiet {
+		// Warnings (a damaged PDF read in part, …) reach the user without -v: a pipeline must
+		// not store a partial result believing it whole.
+		c.opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	return c.run(ctx)
 }
