@@ -114,7 +114,9 @@ type Cell struct {
 	// Text is the cell's words in reading order; lines of a multi-line cell are joined with
 	// "\n".
 	Text string
-	Box  Rect
+	// Box is the area between the cell's rules in a ruled table, else the box of its words
+	// (zero for an empty cell).
+	Box Rect
 	// Header is set for cells in the table's header rows.
 	Header bool
 	// bold is set when all the cell's words are bold.

@@ -368,3 +368,17 @@ func TestDigitGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestRuledCellBoxes(t *testing.T) {
+	p, _ := ruledFixture()
+	ts := find(t, p)
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	for _, c := range ts[0].Cells {
+		want := Rect{100 + 100*float64(c.Col), 680 - 20*float64(c.Row), 200 + 100*float64(c.Col), 700 - 20*float64(c.Row)}
+		if c.Box != want {
+			t.Errorf("cell %d,%d box %+v, want %+v", c.Row, c.Col, c.Box, want)
+		}
+	}
+}

@@ -12,11 +12,12 @@ type gcell struct {
 	words          []int
 }
 
-// build turns a partition of an R×C grid into a Table: rows and columns in which no non-empty
+// build turns a partition of an R×C grid into a Table (xs and ys, when given, are the grid's
+// column edges left to right and row edges top to bottom, for drawn cells' boxes): rows and columns in which no non-empty
 // cell starts are removed (spans shrink accordingly; empty cells left with no area vanish), and
 // each cell gets its text and box from its words. It returns false when fewer than two rows or
 // columns remain.
-func build(cells []gcell, rows, cols int, ws []Word, kind Kind) (Table, bool) {
+func build(cells []gcell, rows, cols int, ws []Word, kind Kind, xs, ys []float64) (Table, bool) {
 	keepR := make([]bool, rows)
 	keepC := make([]bool, cols)
 	for _, c := range cells {
@@ -39,6 +40,10 @@ func build(cells []gcell, rows, cols int, ws []Word, kind Kind) (Table, bool) {
 		}
 		cell := Cell{Row: r0, Col: c0, RowSpan: r1 - r0, ColSpan: c1 - c0}
 		cell.Text, cell.Box = cellText(c.words, ws)
+		if xs != nil {
+			// A drawn cell's box is its area between the rules.
+			cell.Box = Rect{xs[c.c0], ys[c.r1], xs[c.c1], ys[c.r0]}
+		}
 		cell.bold = len(c.words) > 0
 		for _, w := range c.words {
 			cell.bold = cell.bold && ws[w].Bold

@@ -445,7 +445,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			cells = append(cells, gcell{r0: r, r1: r + 1, c0: c, c1: c + 1})
 		}
 	}
-	t, ok := build(cells, len(rows), ncol, ws, Borderless)
+	t, ok := build(cells, len(rows), ncol, ws, Borderless, nil, nil)
 	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) || formula(t) {
 		return Table{}, false, nil
 	}
