@@ -1,7 +1,10 @@
 package pdf
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"image/jpeg"
 	"math"
 	"strings"
 	"testing"
@@ -185,5 +188,36 @@ func TestMillionSegmentsBounded(t *testing.T) {
 	}
 	if g.Dropped < 1_000_000 || g.DroppedX1 < 499 || g.DroppedY1 < 600 {
 		t.Errorf("dropped = %d box %v,%v,%v,%v", g.Dropped, g.DroppedX0, g.DroppedY0, g.DroppedX1, g.DroppedY1)
+	}
+}
+
+func TestImageJPEG(t *testing.T) {
+	jpegData := "\xff\xd8\xff\xe0 not really decoded"
+	data := onePage("<< >>", "", stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", jpegData),
+		stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x00\xff\xff\x00"),
+		stream("/Type /XObject /Subtype /Image /Width 2 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8", "\xff\x00\x00\x00\x00\xff"),
+		stream("/Type /XObject /Subtype /Image /Width 8 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 1", "\xaa"))
+	d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := d.ImageJPEG(5); !ok || string(b) != jpegData {
+		t.Errorf("DCT image: %v %q", ok, b)
+	}
+	for _, ref := range []int{6, 7} {
+		b, ok := d.ImageJPEG(ref)
+		if !ok {
+			t.Fatalf("object %d not encoded", ref)
+		}
+		img, err := jpeg.Decode(bytes.NewReader(b))
+		if err != nil || img.Bounds().Dx() != 2 {
+			t.Errorf("object %d: %v %v", ref, err, img.Bounds())
+		}
+	}
+	if _, ok := d.ImageJPEG(8); ok {
+		t.Error("a 1-bit image was encoded")
+	}
+	if _, ok := d.ImageJPEG(4); ok {
+		t.Error("a content stream was taken for an image")
 	}
 }
