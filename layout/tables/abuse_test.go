@@ -277,3 +277,22 @@ func TestScatteredWords(t *testing.T) {
 	}
 	t.Logf("%d tables", len(ts))
 }
+
+func TestWordsDrawnTwice(t *testing.T) {
+	// "Total 12" drawn, then drawn again 0.4 pt to the right (fake bold by overprinting).
+	var gs []Glyph
+	for _, dx := range []float64{0, 0.4} {
+		x := 100 + dx
+		for _, c := range "Total 12" {
+			gs = append(gs, Glyph{Text: string(c), Box: Rect{x, 700, x + 5, 710}, Size: 10, Upright: true})
+			x += 5
+		}
+	}
+	var got []string
+	for _, w := range Words(gs) {
+		got = append(got, w.Text)
+	}
+	if strings.Join(got, " ") != "Total 12" {
+		t.Errorf("words %q", got)
+	}
+}

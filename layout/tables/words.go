@@ -33,7 +33,18 @@ func Words(glyphs []Glyph) []Word {
 	flush := func() {
 		if open {
 			w.Text = cur.String()
-			out = append(out, w)
+			// A word drawn again over itself (fake bold drawn word by word or line by
+			// line) is kept once: look back over the last few words.
+			dup := false
+			for k := len(out) - 1; k >= 0 && k >= len(out)-16; k-- {
+				if out[k].Text == w.Text && nearlySame(out[k].Box, w.Box, 0.2*w.Size) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, w)
+			}
 		}
 		open = false
 		cur.Reset()
