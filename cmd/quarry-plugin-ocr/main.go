@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	"github.com/quarrydocs/quarry/strategies/ocr"
 )
 
@@ -32,8 +33,8 @@ func main() {
 	sdk.ServePlugin(sdk.Plugin{
 		Name: "ocr",
 		Strategies: []sdk.Strategy{
-			{Name: "hi_res", MIMETypes: ocr.MIMETypes, Partition: o.HiRes},
-			{Name: "ocr_only", MIMETypes: ocr.MIMETypes, Partition: o.OCROnly},
+			engineplugin.Strategy("hi_res", ocr.MIMETypes, o.HiRes),
+			engineplugin.Strategy("ocr_only", ocr.MIMETypes, o.OCROnly),
 		},
 	})
 }

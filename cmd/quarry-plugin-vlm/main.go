@@ -12,6 +12,7 @@ package main
 
 import (
 	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	"github.com/quarrydocs/quarry/strategies/vlm"
 )
 
@@ -19,6 +20,6 @@ func main() {
 	s := vlm.New(vlm.Config{})
 	sdk.ServePlugin(sdk.Plugin{
 		Name:       vlm.Name,
-		Strategies: []sdk.Strategy{{Name: vlm.Name, Partition: s.Partition}},
+		Strategies: []sdk.Strategy{engineplugin.Strategy(vlm.Name, nil, s.Partition)},
 	})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/plugins/host"
 	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	_ "github.com/quarrydocs/quarry/strategies/all"
 	"github.com/quarrydocs/quarry/strategies/ocr/auto"
 )
@@ -160,14 +161,14 @@ func pluginServe(args []string) error {
 		return usageError("plugin serve: give one strategy name, e.g. quarry plugin serve fast")
 	}
 	if args[0] == host.FormatsStrategy {
-		sdk.ServePlugin(sdk.Plugin{Name: host.FormatsStrategy, Strategies: []sdk.Strategy{{Name: host.FormatsStrategy, MIMETypes: engine.Formats(), Partition: host.PartitionFormat}}})
+		sdk.ServePlugin(sdk.Plugin{Name: host.FormatsStrategy, Strategies: []sdk.Strategy{engineplugin.Strategy(host.FormatsStrategy, engine.Formats(), host.PartitionFormat)}})
 		return nil
 	}
 	p, ok := engine.LookupStrategy(args[0])
 	if !ok {
 		return usageError("plugin serve: no built-in strategy %q", args[0])
 	}
-	sdk.ServePlugin(sdk.Plugin{Name: args[0], Strategies: []sdk.Strategy{{Name: args[0], Partition: p.Partition}}})
+	sdk.ServePlugin(sdk.Plugin{Name: args[0], Strategies: []sdk.Strategy{engineplugin.Strategy(args[0], nil, p.Partition)}})
 	return nil
 }
 
@@ -264,8 +265,11 @@ func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if types == "" {
 			types = "PDFs and images"
 		}
-		fmt.Fprintf(stdout, "  %-12s %s version %s, strategies %s, types %s\n", s.Name, s.Path, d.Version,
-			strings.Join(d.Strategies, ","), types)
+		fmt.Fprintf(stdout, "  %-12s %s version %s, protocol %d, strategies %s, types %s\n", s.Name, s.Path, d.Version,
+			d.Protocol, strings.Join(d.Strategies, ","), types)
+		for _, o := range d.Options {
+			fmt.Fprintf(stdout, "  %-12s   option %s: %s\n", "", o.Key, o.Help)
+		}
 	}
 	if derr != nil {
 		fmt.Fprintln(stderr, "quarry: plugins:", derr)

@@ -40,6 +40,13 @@ type cacheEntry struct {
 	MIMETypes    []string `json:"mime_types,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	MaxWorkers   uint32   `json:"max_workers,omitempty"`
+	// Options are the plugin's own option keys (protocol 2).
+	Options []cacheOption `json:"options,omitempty"`
+}
+
+type cacheOption struct {
+	Key  string `json:"key"`
+	Help string `json:"help,omitempty"`
 }
 
 // DefaultCacheDir is where Describe answers are cached unless Config.CacheDir says otherwise:
@@ -82,13 +89,17 @@ func (c describeCache) load(sum string) (*pluginv1.DescribeResponse, bool) {
 	if err := json.Unmarshal(b, &e); err != nil {
 		return nil, false
 	}
-	if e.Format != cacheFormat || e.SHA256 != sum || e.Protocol != wire.ProtocolVersion {
+	if e.Format != cacheFormat || e.SHA256 != sum || !wire.Speaks(int(e.Protocol)) {
 		return nil, false
 	}
-	return &pluginv1.DescribeResponse{
+	d := &pluginv1.DescribeResponse{
 		Name: e.Name, Version: e.Version, Protocol: e.Protocol, Strategies: e.Strategies,
 		MimeTypes: e.MIMETypes, Capabilities: e.Capabilities, MaxWorkers: e.MaxWorkers,
-	}, true
+	}
+	for _, o := range e.Options {
+		d.Options = append(d.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help})
+	}
+	return d, true
 }
 
 // store writes the answer of the binary with checksum sum. The file is written beside and
@@ -98,10 +109,14 @@ func (c describeCache) store(sum string, d *pluginv1.DescribeResponse) error {
 	if !ok {
 		return nil
 	}
-	b, err := json.Marshal(cacheEntry{
+	e := cacheEntry{
 		Format: cacheFormat, SHA256: sum, Name: d.Name, Version: d.Version, Protocol: d.Protocol,
 		Strategies: d.Strategies, MIMETypes: d.MimeTypes, Capabilities: d.Capabilities, MaxWorkers: d.MaxWorkers,
-	})
+	}
+	for _, o := range d.Options {
+		e.Options = append(e.Options, cacheOption{Key: o.Key, Help: o.Help})
+	}
+	b, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("plugin cache: %w", err)
 	}
@@ -133,5 +148,6 @@ func (c describeCache) store(sum string, d *pluginv1.DescribeResponse) error {
 func sameAnswer(a, b *pluginv1.DescribeResponse) bool {
 	return a.Name == b.Name && a.Version == b.Version && a.Protocol == b.Protocol &&
 		slices.Equal(a.Strategies, b.Strategies) && slices.Equal(a.MimeTypes, b.MimeTypes) &&
-		slices.Equal(a.Capabilities, b.Capabilities) && a.MaxWorkers == b.MaxWorkers
+		slices.Equal(a.Capabilities, b.Capabilities) && a.MaxWorkers == b.MaxWorkers &&
+		slices.EqualFunc(a.Options, b.Options, func(x, y *pluginv1.OptionSpec) bool { return x.Key == y.Key && x.Help == y.Help })
 }

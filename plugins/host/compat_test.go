@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/plugins/internal/wire"
 )
 
 // runCompat partitions doc with the frozen protocol-1 plugin (testdata/compatv1).
@@ -79,5 +80,24 @@ func TestCompatV1(t *testing.T) {
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || ee.Msg != "compatv1 refuses: on purpose" {
 		t.Errorf("typed error: %v", err)
+	}
+}
+
+// A plugin announcing a protocol this host does not speak is refused with an error naming its
+// version and the host's, and no process is left behind.
+func TestProtocolMismatch(t *testing.T) {
+	t.Setenv("COMPATV1_PROTOCOL", "9")
+	h := newHost(t, Config{Workers: 1})
+	opts := engine.DefaultOptions()
+	doc := engine.NewDocument("in.txt", []byte("one"))
+	doc.MIMEType = "text/plain"
+	_, err := runCompat(t, h, opts, doc)
+	if err == nil {
+		t.Fatal("a protocol-9 plugin was accepted")
+	}
+	t.Logf("refused: %v", err)
+	want := fmt.Sprintf("speaks plugin protocol 9 and this quarry speaks protocols %d to %d", wire.ProtocolLegacy, wire.ProtocolVersion)
+	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "compatv1") {
+		t.Errorf("error %q does not name both versions (%q)", err, want)
 	}
 }

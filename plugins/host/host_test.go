@@ -19,7 +19,9 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/text"
+	"github.com/quarrydocs/quarry/plugins/internal/wire"
 	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	"github.com/quarrydocs/quarry/strategies/fast"
 )
 
@@ -35,7 +37,7 @@ func TestMain(m *testing.M) {
 	switch {
 	case os.Getenv(envServeFast) != "":
 		// The test binary re-executed as the built-in fast plugin, as quarry plugin serve fast.
-		sdk.Serve(sdk.Strategy{Name: "fast", Partition: fast.Partition})
+		sdk.Serve(engineplugin.Strategy("fast", nil, fast.Partition))
 	case os.Getenv(envChildHost) != "":
 		childHost()
 		return
@@ -252,7 +254,7 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != 1 || len(d.Strategies) != 10 || d.Strategies[0] != "echo" {
+	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != wire.ProtocolVersion || len(d.Strategies) != 10 || d.Strategies[0] != "echo" {
 		t.Errorf("describe: %+v", d)
 	}
 }

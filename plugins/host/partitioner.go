@@ -41,7 +41,7 @@ func (r *Remote) Partition(ctx context.Context, doc *engine.Document, opts *engi
 	defer cancel()
 	log := opts.Log()
 	start := time.Now()
-	err = pr.client.Partition(callCtx, r.strategy, doc, opts, emit, func(page, pages int, stage string) {
+	err = pr.client.Partition(callCtx, r.strategy, doc, wire.Options{Keys: opts.Keys(), LegacyJSON: func() ([]byte, error) { return legacyOptions(opts) }}, emit, func(page, pages int, stage string) {
 		log.Debug("plugin progress", "plugin", p.spec.Name, "page", page, "pages", pages, "stage", stage)
 		opts.ReportPage(page, pages, stage)
 	})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,7 +203,7 @@ func (pl *pool) start() (*proc, error) {
 	tail := &tailBuffer{max: 8 << 10}
 	gp := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
-		Plugins:          wire.Set(nil),
+		VersionedPlugins: wire.ClientSets(),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
@@ -360,8 +361,16 @@ func isFatalLine(s string) bool {
 // that ends before its handshake is a page of generic guesses, and it names prlimit as the
 // plugin when a memory limit is set; the exit status and the plugin's own last stderr line
 // (added by the caller) say what happened.
+// incompatible matches go-plugin's answer to a plugin announcing a protocol version the host
+// did not offer.
+var incompatible = regexp.MustCompile(`(?i)incompatible API version with plugin\. Plugin version: (\d+)`)
+
 func startFailure(err error, gp *plugin.Client, cmd *exec.Cmd) string {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
+	if m := incompatible.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("the plugin speaks plugin protocol %s and this quarry speaks protocols %d to %d: rebuild the plugin with a plugins/sdk that serves one of them, or use a quarry that speaks %s",
+			m[1], wire.Protocols[0], wire.Protocols[len(wire.Protocols)-1], m[1])
+	}
 	if rest, ok := strings.CutPrefix(msg, "Unrecognized remote plugin message:"); ok {
 		line := strings.TrimSpace(rest)
 		if line == "" {

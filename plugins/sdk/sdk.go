@@ -5,12 +5,19 @@
 //		sdk.Serve(sdk.Strategy{
 //			Name:      "mystrategy",
 //			MIMETypes: []string{"application/pdf"},
-//			Partition: func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+//			Partition: func(ctx context.Context, doc *sdk.Document, opts sdk.Options, emit sdk.Emit) error {
+//				if opts.Bool(contract.KeyIncludePageBreaks, false) { … }
 //				return emit(element.Element{Type: element.NarrativeText, Text: "…",
 //					Metadata: element.Metadata{PageNumber: element.Int(1)}})
 //			},
 //		})
 //	}
+//
+// The SDK depends on package contract (documents, options as keys, errors) and element only, not
+// on the engine: a plugin binary does not carry the host's language profiles or chunking. Options
+// arrive as keys named like the partition API's form fields (contract.StandardKeys), plus any key
+// of the request the API does not define, as sent. The plugin protocol version is negotiated with
+// the host at start-up; see plugins/README.md for the contract and its versioning.
 //
 // Built as quarry-plugin-<name>, with its SHA-256 in quarry-plugin-<name>.sha256, in the plugin
 // directory, it is selected with strategy=mystrategy. The host runs it in its own process over
@@ -29,9 +36,24 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/plugins/internal/wire"
 )
+
+// The contract's types under the SDK's name, so a plugin can import the SDK alone.
+type (
+	// Document is the document to partition.
+	Document = contract.Document
+	// Options are the request's options as keys (contract.Options).
+	Options = contract.Options
+	// Emit receives elements in document order.
+	Emit = contract.Emit
+	// Error is a typed error: its Kind decides the caller's status, its Msg is shown as it is.
+	Error = contract.Error
+)
+
+// ProtocolVersion is the plugin protocol this SDK serves.
+const ProtocolVersion = wire.ProtocolVersion
 
 // Strategy is one strategy served by a plugin.
 type Strategy struct {
@@ -40,7 +62,16 @@ type Strategy struct {
 	// MIMETypes are the canonical types accepted; empty means PDFs and images.
 	MIMETypes []string
 	// Partition turns a document into elements, emitted in document order.
-	Partition func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error
+	Partition func(ctx context.Context, doc *Document, opts Options, emit Emit) error
+}
+
+// Option declares an option key a plugin reads beyond contract.StandardKeys (a request's
+// shout_volume=11 reaches the plugin as the key "shout_volume" whether declared or not; declaring
+// it lists it in quarry plugin list). Name keys in snake_case, prefixed with the plugin's name
+// when they could clash with a future API field.
+type Option struct {
+	Key  string
+	Help string
 }
 
 // Plugin describes a plugin serving one or more strategies.
@@ -51,6 +82,8 @@ type Plugin struct {
 	// Version is reported to the host; defaults to the main module's version.
 	Version    string
 	Strategies []Strategy
+	// Options are the plugin's own option keys.
+	Options []Option
 	// MaxDocumentBytes bounds a streamed document (0 = 1 GiB).
 	MaxDocumentBytes int64
 }
@@ -68,9 +101,9 @@ func ServePlugin(p Plugin) {
 	srv := server(p)
 	go watchParent()
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: wire.Handshake,
-		Plugins:         wire.Set(srv),
-		GRPCServer:      plugin.DefaultGRPCServer,
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: wire.ServerSets(srv),
+		GRPCServer:       plugin.DefaultGRPCServer,
 	})
 	os.Exit(0)
 }
@@ -79,6 +112,9 @@ func server(p Plugin) *wire.Server {
 	srv := &wire.Server{Name: p.Name, Version: p.Version, MaxDocumentBytes: p.MaxDocumentBytes}
 	for _, s := range p.Strategies {
 		srv.Strategies = append(srv.Strategies, wire.Strategy{Name: s.Name, MIMETypes: s.MIMETypes, Partition: s.Partition})
+	}
+	for _, o := range p.Options {
+		srv.Options = append(srv.Options, wire.OptionSpec{Key: o.Key, Help: o.Help})
 	}
 	if srv.Name == "" && len(p.Strategies) > 0 {
 		srv.Name = p.Strategies[0].Name

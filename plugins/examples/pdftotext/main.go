@@ -1,14 +1,17 @@
 // Command quarry-plugin-pdftotext is an example third-party strategy: it reads a PDF's text
 // layer with poppler's pdftotext(1) and classifies each paragraph with Quarry's text rules.
-// It shows everything a plugin author needs: one sdk.Serve call, a partition function that
-// emits elements with page numbers, typed errors, cancellation and progress.
+// It shows everything a plugin author needs: one sdk.ServePlugin call, a partition function that
+// emits elements with page numbers, options read as keys (a standard one, include_page_breaks,
+// and one of its own, pdftotext_layout), typed errors, cancellation and progress. It imports
+// the SDK, contract and element, never the engine, so the binary stays small.
 //
 // Build and install:
 //
 //	go build -o ~/.quarry/plugins/quarry-plugin-pdftotext ./plugins/examples/pdftotext
 //	quarry plugin checksum ~/.quarry/plugins/quarry-plugin-pdftotext
 //
-// Select it with strategy=pdftotext.
+// Select it with strategy=pdftotext; add pdftotext_layout=true to keep pdftotext's physical
+// layout (-layout).
 package main
 
 import (
@@ -20,24 +23,35 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 )
 
+// keyLayout is this plugin's own option key: a request's pdftotext_layout=true reaches it as
+// it is. Declaring it lists it in quarry plugin list.
+const keyLayout = "pdftotext_layout"
+
 func main() {
-	sdk.Serve(sdk.Strategy{
-		Name:      "pdftotext",
-		MIMETypes: []string{"application/pdf"},
-		Partition: partition,
+	sdk.ServePlugin(sdk.Plugin{
+		Strategies: []sdk.Strategy{{
+			Name:      "pdftotext",
+			MIMETypes: []string{"application/pdf"},
+			Partition: partition,
+		}},
+		Options: []sdk.Option{{Key: keyLayout, Help: "keep pdftotext's physical layout (-layout)"}},
 	})
 }
 
-func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partition(ctx context.Context, doc *sdk.Document, opts sdk.Options, emit sdk.Emit) error {
 	if doc.MIMEType != "application/pdf" {
-		return &engine.Error{Kind: engine.KindBadRequest, Msg: "The pdftotext strategy is only available for PDF files"}
+		return &sdk.Error{Kind: contract.KindBadRequest, Msg: "The pdftotext strategy is only available for PDF files"}
 	}
-	cmd := sdk.Command(ctx, "pdftotext", "-enc", "UTF-8", "-", "-")
+	args := []string{"-enc", "UTF-8"}
+	if opts.Bool(keyLayout, false) {
+		args = append(args, "-layout")
+	}
+	cmd := sdk.Command(ctx, "pdftotext", append(args, "-", "-")...)
 	cmd.Stdin = doc.Reader()
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -47,7 +61,7 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return &engine.Error{Kind: engine.KindUnprocessable, Msg: "pdftotext: " + strings.TrimSpace(stderr.String()), Err: err}
+			return &sdk.Error{Kind: contract.KindUnprocessable, Msg: "pdftotext: " + strings.TrimSpace(stderr.String()), Err: err}
 		}
 		return fmt.Errorf("pdftotext: %w", err)
 	}
@@ -72,7 +86,7 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 				return err
 			}
 		}
-		if opts.IncludePageBreaks {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			if err := emit(element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i + 1)}}); err != nil {
 				return err
 			}

@@ -8,19 +8,27 @@ import (
 	"os"
 	"slices"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
 )
 
 // Client is the host-side stub of one plugin process.
 type Client struct {
-	rpc  pluginv1.StrategyClient
-	desc *pluginv1.DescribeResponse
+	rpc pluginv1.StrategyClient
+	// version is the protocol negotiated in the handshake.
+	version int
+	desc    *pluginv1.DescribeResponse
 }
 
-// NewClient wraps a gRPC client (tests use it over an in-memory connection).
-func NewClient(rpc pluginv1.StrategyClient) *Client { return &Client{rpc: rpc} }
+// NewClient wraps a gRPC client speaking protocol version (tests use it over an in-memory
+// connection).
+func NewClient(rpc pluginv1.StrategyClient, version int) *Client {
+	return &Client{rpc: rpc, version: version}
+}
+
+// Protocol is the protocol version negotiated with the plugin.
+func (c *Client) Protocol() int { return c.version }
 
 // Describe asks the plugin who it is; the answer is cached.
 func (c *Client) Describe(ctx context.Context) (*pluginv1.DescribeResponse, error) {
@@ -31,41 +39,58 @@ func (c *Client) Describe(ctx context.Context) (*pluginv1.DescribeResponse, erro
 	if err != nil {
 		return nil, err
 	}
-	if d.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("plugin %s speaks protocol %d, the host %d", d.Name, d.Protocol, ProtocolVersion)
+	if int(d.Protocol) != c.version {
+		return nil, fmt.Errorf("plugin %s describes itself as protocol %d but its handshake announced protocol %d", d.Name, d.Protocol, c.version)
 	}
 	c.desc = d
 	return d, nil
 }
 
 // RemoteError is a typed error the plugin reported; the process is healthy.
-type RemoteError struct{ Err *engine.Error }
+type RemoteError struct{ Err *contract.Error }
 
 func (e *RemoteError) Error() string { return e.Err.Msg }
 
-// Unwrap returns the typed engine error.
+// Unwrap returns the typed error.
 func (e *RemoteError) Unwrap() error { return e.Err }
 
 // errIncomplete means the plugin closed the stream without Done or Error.
 var errIncomplete = errors.New("plugin stream ended without a result")
 
+// Options are a call's partition options in the forms the protocols carry them.
+type Options struct {
+	// Keys are the options as contract keys (protocol 2).
+	Keys contract.Options
+	// LegacyJSON returns the options as protocol 1 carried them (the host's engine.Options as
+	// JSON); called only for a protocol-1 plugin.
+	LegacyJSON func() ([]byte, error)
+}
+
 // Partition sends doc to the plugin and passes the returned elements to emit. progress, when
 // not nil, receives progress events. A *RemoteError means the plugin answered with a typed
 // error; other errors are transport failures.
-func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Document, opts *engine.Options, emit engine.Emit, progress ProgressFunc) error {
-	optJSON, err := EncodeOptions(opts)
-	if err != nil {
-		return err
+func (c *Client) Partition(ctx context.Context, strategy string, doc *contract.Document, opts Options, emit contract.Emit, progress ProgressFunc) error {
+	start := &pluginv1.PartitionStart{
+		Strategy: strategy, Filename: doc.Filename, MimeType: doc.MIMEType,
+		ContentType: doc.ContentType, Size: doc.Size,
+	}
+	if c.version == ProtocolLegacy {
+		if opts.LegacyJSON == nil {
+			return errors.New("plugin speaks protocol 1 and no legacy options were given")
+		}
+		b, err := opts.LegacyJSON()
+		if err != nil {
+			return fmt.Errorf("encode protocol 1 options: %w", err)
+		}
+		start.OptionsJson = b
+	} else {
+		start.Options = EncodeKeys(opts.Keys)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.rpc.Partition(ctx)
 	if err != nil {
 		return fmt.Errorf("open stream: %w", err)
-	}
-	start := &pluginv1.PartitionStart{
-		Strategy: strategy, Filename: doc.Filename, MimeType: doc.MIMEType,
-		ContentType: doc.ContentType, Size: doc.Size, OptionsJson: optJSON,
 	}
 	// A document already in a file is passed by path: the plugin is local and shares the file
 	// system, so the bytes need not cross the pipe.
@@ -110,7 +135,7 @@ func (c *Client) Partition(ctx context.Context, strategy string, doc *engine.Doc
 }
 
 // receive reads the plugin's answer: batches and progress until Done or an Error.
-func (c *Client) receive(stream pluginv1.Strategy_PartitionClient, emit engine.Emit, progress ProgressFunc) error {
+func (c *Client) receive(stream pluginv1.Strategy_PartitionClient, emit contract.Emit, progress ProgressFunc) error {
 	for {
 		m, err := stream.Recv()
 		if err == io.EOF {
@@ -124,7 +149,7 @@ func (c *Client) receive(stream pluginv1.Strategy_PartitionClient, emit engine.E
 			for _, raw := range v.Batch.Elements {
 				var e element.Element
 				if err := e.UnmarshalJSON(raw); err != nil {
-					return &RemoteError{Err: &engine.Error{Kind: engine.KindInternal, Msg: "plugin sent an invalid element: " + err.Error(), Err: err}}
+					return &RemoteError{Err: &contract.Error{Kind: contract.KindInternal, Msg: "plugin sent an invalid element: " + err.Error(), Err: err}}
 				}
 				if err := emit(e); err != nil {
 					return &emitError{err}
@@ -135,7 +160,7 @@ func (c *Client) receive(stream pluginv1.Strategy_PartitionClient, emit engine.E
 				progress(int(v.Progress.Page), int(v.Progress.Pages), v.Progress.Stage)
 			}
 		case *pluginv1.PartitionResponse_Error:
-			return &RemoteError{Err: &engine.Error{Kind: kindFromProto(v.Error.Kind), Msg: v.Error.Message}}
+			return &RemoteError{Err: &contract.Error{Kind: kindFromProto(v.Error.Kind), Msg: v.Error.Message}}
 		case *pluginv1.PartitionResponse_Done:
 			return nil
 		}
@@ -157,3 +182,25 @@ func IsEmitError(err error) bool {
 
 // IsIncomplete reports whether err means the plugin closed the stream without a result.
 func IsIncomplete(err error) bool { return errors.Is(err, errIncomplete) }
+
+// EncodeKeys puts options on the wire, keys sorted so equal options make equal messages.
+func EncodeKeys(o contract.Options) []*pluginv1.Option {
+	out := make([]*pluginv1.Option, 0, len(o))
+	for _, k := range o.Keys() {
+		out = append(out, &pluginv1.Option{Key: k, Values: o[k]})
+	}
+	return out
+}
+
+// DecodeKeys is EncodeKeys' inverse; a repeated key keeps its last values.
+func DecodeKeys(opts []*pluginv1.Option) contract.Options {
+	o := make(contract.Options, len(opts))
+	for _, op := range opts {
+		vs := op.Values
+		if vs == nil {
+			vs = []string{} // present with no items: an empty list, not an absent key
+		}
+		o[op.Key] = vs
+	}
+	return o
+}

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
 )
 
@@ -19,15 +19,20 @@ import (
 type Strategy struct {
 	Name      string
 	MIMETypes []string
-	Partition engine.PartitionFunc
+	Partition contract.Func
 }
+
+// OptionSpec declares an option key a plugin reads beyond the standard ones.
+type OptionSpec struct{ Key, Help string }
 
 // Server runs strategies inside a plugin process.
 type Server struct {
 	pluginv1.UnimplementedStrategyServer
 	Name, Version string
 	Strategies    []Strategy
-	MaxWorkers    int
+	// Options are the plugin's own option keys, reported by Describe.
+	Options    []OptionSpec
+	MaxWorkers int
 	// MaxDocumentBytes bounds a streamed document (0 = 1 GiB).
 	MaxDocumentBytes int64
 
@@ -47,6 +52,9 @@ func (s *Server) Describe(context.Context, *pluginv1.DescribeRequest) (*pluginv1
 		Capabilities: []string{CapPath, CapProgress},
 		MaxWorkers:   uint32(max(s.MaxWorkers, 1)),
 	}
+	for _, o := range s.Options {
+		r.Options = append(r.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help})
+	}
 	if r.Version == "" {
 		r.Version = moduleVersion()
 	}
@@ -63,17 +71,13 @@ func (s *Server) Describe(context.Context, *pluginv1.DescribeRequest) (*pluginv1
 	return r, nil
 }
 
-type progressKey struct{}
-
 // ProgressFunc reports progress of the current call to the host.
 type ProgressFunc func(page, pages int, stage string)
 
 // ReportProgress sends a progress event when ctx belongs to a plugin call; otherwise it does
 // nothing, so strategy code can call it whether it runs in a plugin or in process.
 func ReportProgress(ctx context.Context, page, pages int, stage string) {
-	if f, ok := ctx.Value(progressKey{}).(ProgressFunc); ok {
-		f(page, pages, stage)
-	}
+	contract.ReportProgress(ctx, page, pages, stage)
 }
 
 // Partition implements pluginv1.StrategyServer.
@@ -87,7 +91,7 @@ func (s *Server) Partition(stream pluginv1.Strategy_PartitionServer) error {
 	}
 	start := first.GetStart()
 	if start == nil {
-		return sendError(stream, engine.KindInternal, "plugin protocol: first message is not a start message")
+		return sendError(stream, contract.KindInternal, "plugin protocol: first message is not a start message")
 	}
 	var st *Strategy
 	for i := range s.Strategies {
@@ -96,29 +100,17 @@ func (s *Server) Partition(stream pluginv1.Strategy_PartitionServer) error {
 		}
 	}
 	if st == nil {
-		return sendError(stream, engine.KindBadRequest, fmt.Sprintf("plugin %s does not serve strategy %q", s.Name, start.Strategy))
+		return sendError(stream, contract.KindBadRequest, fmt.Sprintf("plugin %s does not serve strategy %q", s.Name, start.Strategy))
 	}
-	opts, err := DecodeOptions(start.OptionsJson)
-	if err != nil {
-		return sendError(stream, engine.KindInternal, err.Error())
-	}
+	opts := DecodeKeys(start.Options)
 	doc, cleanup, err := s.receiveDocument(stream, start)
 	if err != nil {
-		return sendError(stream, engine.KindInternal, err.Error())
+		return sendError(stream, contract.KindInternal, err.Error())
 	}
 	defer cleanup()
 
 	b := &batcher{stream: stream}
-	ctx = context.WithValue(ctx, progressKey{}, ProgressFunc(func(page, pages int, stage string) {
-		b.progress(page, pages, stage)
-	}))
-	// Strategies that report through the options (the same call in process and here) reach
-	// the host as the SDK's progress events do.
-	opts.Progress = func(p engine.Progress) {
-		if p.Total > 0 {
-			b.progress(p.Page, p.Total, p.Stage)
-		}
-	}
+	ctx = contract.WithProgress(ctx, b.progress)
 	perr := callPartition(ctx, st.Partition, doc, opts, b.add)
 	if perr == nil {
 		perr = b.flush()
@@ -127,21 +119,21 @@ func (s *Server) Partition(stream pluginv1.Strategy_PartitionServer) error {
 		return b.sendErr
 	}
 	if perr != nil {
-		var ee *engine.Error
+		var ee *contract.Error
 		if errors.As(perr, &ee) {
 			return sendError(stream, ee.Kind, ee.Msg)
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return sendError(stream, engine.KindInternal, perr.Error())
+		return sendError(stream, contract.KindInternal, perr.Error())
 	}
 	return stream.Send(&pluginv1.PartitionResponse{Msg: &pluginv1.PartitionResponse_Done{Done: &pluginv1.Done{Elements: int32(b.count)}}})
 }
 
 // callPartition turns a panic in the strategy into an error: the process stays usable for the
 // next document, and the host reports what happened.
-func callPartition(ctx context.Context, f engine.PartitionFunc, doc *engine.Document, opts *engine.Options, emit engine.Emit) (err error) {
+func callPartition(ctx context.Context, f contract.Func, doc *contract.Document, opts contract.Options, emit contract.Emit) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("strategy panicked: %v", p)
@@ -150,8 +142,8 @@ func callPartition(ctx context.Context, f engine.PartitionFunc, doc *engine.Docu
 	return f(ctx, doc, opts, emit)
 }
 
-func (s *Server) receiveDocument(stream pluginv1.Strategy_PartitionServer, start *pluginv1.PartitionStart) (*engine.Document, func(), error) {
-	doc := &engine.Document{Filename: start.Filename, ContentType: start.ContentType, MIMEType: start.MimeType}
+func (s *Server) receiveDocument(stream pluginv1.Strategy_PartitionServer, start *pluginv1.PartitionStart) (*contract.Document, func(), error) {
+	doc := &contract.Document{Filename: start.Filename, ContentType: start.ContentType, MIMEType: start.MimeType}
 	if start.Path != "" {
 		f, err := os.Open(start.Path)
 		if err != nil {
@@ -191,7 +183,7 @@ func (s *Server) receiveDocument(stream pluginv1.Strategy_PartitionServer, start
 	return doc, func() {}, nil
 }
 
-func sendError(stream pluginv1.Strategy_PartitionServer, kind engine.Kind, msg string) error {
+func sendError(stream pluginv1.Strategy_PartitionServer, kind contract.Kind, msg string) error {
 	return stream.Send(&pluginv1.PartitionResponse{Msg: &pluginv1.PartitionResponse_Error{Error: &pluginv1.Error{Kind: kindToProto(kind), Message: msg}}})
 }
 

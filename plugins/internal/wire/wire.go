@@ -5,27 +5,39 @@ package wire
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime/debug"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/quarrydocs/quarry/chunking"
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/contract"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
 )
 
-// ProtocolVersion is the plugin protocol served (package plugins/proto/v1).
-const ProtocolVersion = 1
+// Plugin protocol versions (the go-plugin handshake's protocol version; the messages are those
+// of package plugins/proto/v1 in both).
+const (
+	// ProtocolLegacy is protocol 1: options cross as the host's engine.Options as JSON with Go
+	// field names. Hosts keep speaking it for plugins built before protocol 2.
+	ProtocolLegacy = 1
+	// ProtocolVersion is the protocol the SDK serves: options cross as contract keys.
+	ProtocolVersion = 2
+)
+
+// Protocols lists the protocol versions a host speaks, oldest first.
+var Protocols = []int{ProtocolLegacy, ProtocolVersion}
+
+// Speaks reports whether a host speaks protocol v.
+func Speaks(v int) bool { return v >= ProtocolLegacy && v <= ProtocolVersion }
 
 // PluginKey names the one plugin type a Quarry plugin process dispenses.
 const PluginKey = "strategy"
 
 // Handshake is the go-plugin handshake. The cookie is a UX guard (a plugin run by hand explains
-// itself and exits), not security; it must never change, or every installed plugin breaks.
+// itself and exits), not security; it must never change, or every installed plugin breaks. The
+// protocol version is negotiated through versioned plugin sets (ServerSets, ClientSets): the
+// host offers every version it speaks and the plugin answers with the one it serves.
 var Handshake = plugin.HandshakeConfig{
 	ProtocolVersion:  ProtocolVersion,
 	MagicCookieKey:   "QUARRY_PLUGIN_MAGIC_COOKIE",
@@ -54,14 +66,25 @@ const ChunkSize = 1 << 20
 // BatchBytes bounds the element bytes in one ElementBatch; a page with more is split.
 const BatchBytes = 2 << 20
 
-// Set returns the plugin set for one side: impl is nil on the host.
-func Set(impl *Server) plugin.PluginSet {
-	return plugin.PluginSet{PluginKey: &grpcPlugin{impl: impl}}
+// ServerSets returns the versioned plugin sets a plugin process serves: impl at ProtocolVersion.
+func ServerSets(impl *Server) map[int]plugin.PluginSet {
+	return map[int]plugin.PluginSet{ProtocolVersion: {PluginKey: &grpcPlugin{impl: impl, version: ProtocolVersion}}}
+}
+
+// ClientSets returns the versioned plugin sets of the host: one per protocol it speaks, each
+// dispensing a Client that speaks that version.
+func ClientSets() map[int]plugin.PluginSet {
+	sets := map[int]plugin.PluginSet{}
+	for _, v := range Protocols {
+		sets[v] = plugin.PluginSet{PluginKey: &grpcPlugin{version: v}}
+	}
+	return sets
 }
 
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	impl *Server
+	impl    *Server
+	version int
 }
 
 func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
@@ -73,62 +96,36 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &Client{rpc: pluginv1.NewStrategyClient(c)}, nil
+	return &Client{rpc: pluginv1.NewStrategyClient(c), version: p.version}, nil
 }
 
-// EncodeOptions serializes the options a plugin needs. The logger and chunking stay on the
-// host: chunking runs after partitioning whatever produced the elements.
-func EncodeOptions(opts *engine.Options) ([]byte, error) {
-	o := *opts
-	o.Logger = nil
-	o.Progress = nil
-	o.Chunking = chunking.Options{}
-	b, err := json.Marshal(&o)
-	if err != nil {
-		return nil, fmt.Errorf("wire: encode options: %w", err)
-	}
-	return b, nil
-}
-
-// DecodeOptions is EncodeOptions' inverse.
-func DecodeOptions(b []byte) (*engine.Options, error) {
-	o := engine.DefaultOptions()
-	if len(b) > 0 {
-		if err := json.Unmarshal(b, &o); err != nil {
-			return nil, fmt.Errorf("wire: decode options: %w", err)
-		}
-	}
-	o.Logger = nil
-	return &o, nil
-}
-
-// kindToProto and kindFromProto map engine error kinds across the wire.
-func kindToProto(k engine.Kind) pluginv1.Error_Kind {
+// kindToProto and kindFromProto map error kinds across the wire.
+func kindToProto(k contract.Kind) pluginv1.Error_Kind {
 	switch k {
-	case engine.KindUnsupported:
+	case contract.KindUnsupported:
 		return pluginv1.Error_UNSUPPORTED
-	case engine.KindBadRequest:
+	case contract.KindBadRequest:
 		return pluginv1.Error_BAD_REQUEST
-	case engine.KindUnprocessable:
+	case contract.KindUnprocessable:
 		return pluginv1.Error_UNPROCESSABLE
-	case engine.KindUnavailable:
+	case contract.KindUnavailable:
 		return pluginv1.Error_UNAVAILABLE
 	}
 	return pluginv1.Error_INTERNAL
 }
 
-func kindFromProto(k pluginv1.Error_Kind) engine.Kind {
+func kindFromProto(k pluginv1.Error_Kind) contract.Kind {
 	switch k {
 	case pluginv1.Error_UNSUPPORTED:
-		return engine.KindUnsupported
+		return contract.KindUnsupported
 	case pluginv1.Error_BAD_REQUEST:
-		return engine.KindBadRequest
+		return contract.KindBadRequest
 	case pluginv1.Error_UNPROCESSABLE:
-		return engine.KindUnprocessable
+		return contract.KindUnprocessable
 	case pluginv1.Error_UNAVAILABLE:
-		return engine.KindUnavailable
+		return contract.KindUnavailable
 	}
-	return engine.KindInternal
+	return contract.KindInternal
 }
 
 // moduleVersion is the plugin binary's main module version from its build info.

@@ -10,8 +10,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 )
 
@@ -23,22 +23,22 @@ func main() {
 		time.Sleep(time.Hour)
 		return
 	}
-	s := func(name string, f func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error) sdk.Strategy {
+	s := func(name string, f func(ctx context.Context, doc *sdk.Document, opts sdk.Options, emit sdk.Emit) error) sdk.Strategy {
 		return sdk.Strategy{Name: name, MIMETypes: []string{"application/pdf", "text/plain"}, Partition: f}
 	}
 	sdk.ServePlugin(sdk.Plugin{Name: "misbehave", Version: "0.0.1", Strategies: []sdk.Strategy{
 		s("echo", echo),
-		s("panic", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error { panic("boom") }),
-		s("crash", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+		s("panic", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error { panic("boom") }),
+		s("crash", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
 			go func() { panic("native crash") }()
 			time.Sleep(time.Minute)
 			return nil
 		}),
-		s("hang", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+		s("hang", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
 			time.Sleep(time.Hour) // ignores cancellation on purpose
 			return nil
 		}),
-		s("spawnhang", func(ctx context.Context, _ *engine.Document, _ *engine.Options, _ engine.Emit) error {
+		s("spawnhang", func(ctx context.Context, _ *sdk.Document, _ sdk.Options, _ sdk.Emit) error {
 			// A helper (as the OCR plugin runs pdftoppm), then a hang: when the host kills
 			// this process the helper must die too.
 			cmd := sdk.Command(ctx, os.Args[0])
@@ -49,7 +49,7 @@ func main() {
 			time.Sleep(time.Hour)
 			return nil
 		}),
-		s("hog", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
+		s("hog", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
 			var keep [][]byte
 			for {
 				b := make([]byte, 32<<20)
@@ -59,7 +59,7 @@ func main() {
 				keep = append(keep, b)
 			}
 		}),
-		s("exitmid", func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+		s("exitmid", func(ctx context.Context, doc *sdk.Document, opts sdk.Options, emit sdk.Emit) error {
 			for p := 1; p <= 2; p++ {
 				if err := emit(element.Element{Type: element.NarrativeText, Text: "partial", Metadata: element.Metadata{PageNumber: element.Int(p)}}); err != nil {
 					return err
@@ -71,27 +71,27 @@ func main() {
 		}),
 		// A temporary copy of the document (as the OCR strategy writes one), then a hang or an
 		// exit: the host must remove the copy when it kills or loses the process.
-		s("temphang", func(ctx context.Context, doc *engine.Document, _ *engine.Options, _ engine.Emit) error {
+		s("temphang", func(ctx context.Context, doc *sdk.Document, _ sdk.Options, _ sdk.Emit) error {
 			if err := tempCopy(doc); err != nil {
 				return err
 			}
 			time.Sleep(time.Hour)
 			return nil
 		}),
-		s("tempexit", func(ctx context.Context, doc *engine.Document, _ *engine.Options, _ engine.Emit) error {
+		s("tempexit", func(ctx context.Context, doc *sdk.Document, _ sdk.Options, _ sdk.Emit) error {
 			if err := tempCopy(doc); err != nil {
 				return err
 			}
 			os.Exit(3)
 			return nil
 		}),
-		s("typed", func(context.Context, *engine.Document, *engine.Options, engine.Emit) error {
-			return &engine.Error{Kind: engine.KindUnprocessable, Msg: "document refused"}
+		s("typed", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
+			return &sdk.Error{Kind: contract.KindUnprocessable, Msg: "document refused"}
 		}),
 	}})
 }
 
-func tempCopy(doc *engine.Document) error {
+func tempCopy(doc *sdk.Document) error {
 	f, err := os.CreateTemp("", "misbehave-copy-*")
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func tempCopy(doc *engine.Document) error {
 
 // echo emits three pages describing the document, so tests can check that bytes, names and
 // options crossed the wire intact.
-func echo(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func echo(ctx context.Context, doc *sdk.Document, opts sdk.Options, emit sdk.Emit) error {
 	b, err := doc.Bytes()
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func echo(ctx context.Context, doc *engine.Document, opts *engine.Options, emit 
 	sum := sha256.Sum256(b)
 	for p := 1; p <= 3; p++ {
 		sdk.ReportProgress(ctx, p, 3, "echo")
-		e := element.Element{Type: element.Title, Text: fmt.Sprintf("%s %d %x %s", doc.BaseName(), doc.Size, sum[:4], opts.Extra["tag"]),
+		e := element.Element{Type: element.Title, Text: fmt.Sprintf("%s %d %x %s", doc.BaseName(), doc.Size, sum[:4], opts.Get("tag")),
 			Metadata: element.Metadata{PageNumber: element.Int(p), Coordinates: &element.Coordinates{
 				Points: []element.Point{{1.5, 2.25}, {1.5, 10}, {20.125, 10}, {20.125, 2.25}}, System: "PixelSpace", LayoutWidth: 100, LayoutHeight: 200}}}
 		if err := emit(e); err != nil {
