@@ -128,7 +128,7 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	boxes := frames(groups, p.Rects, p.Width*p.Height, body)
+	boxes := frames(groups, body)
 	for _, t := range textTables(ws, used, hs, body, opt) {
 		if !diagram(t, boxes) {
 			out = append(out, t)
@@ -137,9 +137,9 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 	return dropFigures(out, p.Drawing), nil
 }
 
-// frames returns the closed boxes drawn on the page: rule groups that enclose a single area
-// and shading rectangles (not page backgrounds).
-func frames(groups []ruleGroup, rects []Rect, pageArea, body float64) []Rect {
+// frames returns the closed boxes drawn on the page: rule groups that enclose a single area.
+// Shading is left out: tables shade their cells and bands one by one.
+func frames(groups []ruleGroup, body float64) []Rect {
 	var out []Rect
 	gap := maxf(ruleTol, body/3)
 	for _, g := range groups {
@@ -154,22 +154,19 @@ func frames(groups []ruleGroup, rects []Rect, pageArea, body float64) []Rect {
 			out = append(out, g.box)
 		}
 	}
-	for _, r := range rects {
-		if !badRect(r) && r.W() > maxRuleThickness && r.H() > maxRuleThickness && r.W()*r.H() < pageArea/2 {
-			out = append(out, r)
-		}
-	}
 	return out
 }
 
 // diagram reports whether a table found from text alignment is text set in separate boxes (an
 // organisation chart, a flow of framed steps): its filled cells lie in three or more
-// different frames, and most of them in some frame. A table inside one frame is not.
+// different frames, most of them in some frame, and some row has cells in two frames side by
+// side. A table inside one frame is not, nor one with shaded bands (stripes hold whole rows).
 func diagram(t Table, boxes []Rect) bool {
 	if len(boxes) < 3 {
 		return false
 	}
 	in := map[int]bool{}
+	perRow := map[int]map[int]bool{}
 	framed, filled := 0, 0
 	for _, c := range t.Cells {
 		if c.Text == "" {
@@ -186,9 +183,18 @@ func diagram(t Table, boxes []Rect) bool {
 		if best >= 0 && !t.Box.Inside(boxes[best]) {
 			framed++
 			in[best] = true
+			if perRow[c.Row] == nil {
+				perRow[c.Row] = map[int]bool{}
+			}
+			perRow[c.Row][best] = true
 		}
 	}
-	return len(in) >= 3 && 2*framed > filled
+	// Boxes side by side on a row: the shaded bands of a striped table hold whole rows.
+	side := false
+	for _, fs := range perRow {
+		side = side || len(fs) >= 2
+	}
+	return side && len(in) >= 3 && 2*framed > filled
 }
 
 // maxDrawingItems is how many drawing items (Page.Drawing) a table may enclose: an icon or a

@@ -107,7 +107,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
-			} else if !shortLine(lines[j], box, med, textWidth) {
+			} else if !shortLine(lines[j], box, med, textWidth) && !wrapsIntoRow(lines, j, ws, med) {
 				break
 			}
 			j++
@@ -165,6 +165,18 @@ func shortLine(l tline, b Rect, size, textWidth float64) bool {
 		return false // a heading between two tables
 	}
 	return l.box.W() < 0.5*maxf(b.W(), textWidth)
+}
+
+// wrapsIntoRow reports whether the long single-phrase line j is the first line of a label
+// that wraps onto a table row: the next line is close, starts in lower case and has several
+// phrases (the label's end and the row's figures).
+func wrapsIntoRow(lines []tline, j int, ws []Word, size float64) bool {
+	if j+1 >= len(lines) {
+		return false
+	}
+	next := lines[j+1]
+	first := []rune(ws[next.words[0]].Text)[0]
+	return len(next.phrases) >= 2 && unicode.IsLower(first) && lines[j].box.Y0-next.box.Y1 < wrapGapEm*size
 }
 
 // medianOf is the median of a histogram of n values.
