@@ -382,3 +382,28 @@ func TestRuledCellBoxes(t *testing.T) {
 		}
 	}
 }
+
+func TestShadedCellsAreATable(t *testing.T) {
+	// Every cell painted with its own light fill, side by side, as financial filings do: a
+	// table, not boxes of a diagram.
+	xs := []float64{72, 250, 340}
+	var ws []Word
+	var rects []Rect
+	rows := [][]string{{"Item", "2023", "2022"}, {"Cash", "1 200", "1 100"}, {"Receivables", "3 400", "2 950"}, {"Inventories", "870", "910"}, {"Total", "5 470", "4 960"}}
+	for r, cells := range rows {
+		y := 700 - 16*float64(r)
+		ws = append(ws, row(y, xs, cells...)...)
+		for c := range xs {
+			x1 := 420.0
+			if c+1 < len(xs) {
+				x1 = xs[c+1] - 2
+			}
+			rects = append(rects, Rect{xs[c] - 2, y - 3, x1, y + 12})
+		}
+	}
+	ts := find(t, &Page{Words: ws, Rects: rects})
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	sameGrid(t, ts[0], rows)
+}
