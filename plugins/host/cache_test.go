@@ -289,3 +289,24 @@ func TestPoolPrefersWarmProcess(t *testing.T) {
 		t.Errorf("%d processes for sequential calls, want 1", n)
 	}
 }
+
+// An entry keeps the plugin's own option keys, and is believed for the protocols this host
+// speaks only.
+func TestCacheEntryOptionsAndProtocols(t *testing.T) {
+	c := describeCache{dir: t.TempDir()}
+	sum := strings.Repeat("ab", 32)
+	for _, proto := range []uint32{1, 2, 9} {
+		d := &pluginv1.DescribeResponse{Name: "p", Protocol: proto, Strategies: []string{"s"},
+			Options: []*pluginv1.OptionSpec{{Key: "shout_volume", Help: "how loud"}}}
+		if err := c.store(sum, d); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := c.load(sum)
+		if ok != (proto != 9) {
+			t.Errorf("protocol %d: loaded %v", proto, ok)
+		}
+		if ok && !sameAnswer(got, d) {
+			t.Errorf("protocol %d: %+v, stored %+v", proto, got, d)
+		}
+	}
+}
