@@ -220,3 +220,15 @@ func TestHostileTrueTypeCmap(t *testing.T) {
 		t.Errorf("took %v", el)
 	}
 }
+
+// A ToUnicode map that lacks a code is completed from the font's collection, where pdfminer
+// would print "(cid:N)" and pdftotext reads the character.
+func TestToUnicodeGapsFromCollection(t *testing.T) {
+	tu := "begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfchar <0CD4> <65E5> endbfchar endcmap"
+	font := "<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>"
+	p := readPage(t, onePage("<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td <0CD4 0E8A 07A0> Tj ET",
+		font, cidDescendant("Adobe", "Japan1"), stream("", tu)))
+	if got := strings.Join(boxTexts(p), "|"); got != "日本語" {
+		t.Errorf("got %q", got)
+	}
+}

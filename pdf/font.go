@@ -24,10 +24,12 @@ type font struct {
 	// national-encoding CMap, decoded as that encoding), ordering (the CIDSystemInfo's Adobe
 	// collection) or gidText (the embedded TrueType program's cmap, by glyph ID through
 	// cidToGID, nil meaning identity); see cidtext.go.
-	legacy    *legacyEncoding
-	ordering  string
-	gidText   map[int]string
-	cidToGID  []byte
+	legacy   *legacyEncoding
+	ordering string
+	gidText  map[int]string
+	cidToGID []byte
+	// fallback reads ordering, gidText and cidToGID once, when first needed.
+	fallback  func()
 	toUnicode *cmap
 	// encoding maps simple-font codes to glyph names.
 	encoding [256]string
@@ -298,17 +300,21 @@ func (d *Document) buildType0(f *font, fd types.Dict) {
 			f.descent = -f.descent
 		}
 	}
-	if f.toUnicode == nil && !f.ucs2 && f.legacy == nil {
-		if si := d.dict(cf["CIDSystemInfo"]); si != nil {
-			if reg, _ := d.stringBytes(si["Registry"]); string(reg) == "Adobe" {
-				ord, _ := d.stringBytes(si["Ordering"])
-				if _, ok := collections()[string(ord)]; ok {
-					f.ordering = string(ord)
+	if !f.ucs2 && f.legacy == nil {
+		// Read when a code is first missing from the ToUnicode map (or at once without one):
+		// most fonts with a map never need it, and the embedded program is parsed only then.
+		f.fallback = func() {
+			if si := d.dict(cf["CIDSystemInfo"]); si != nil {
+				if reg, _ := d.stringBytes(si["Registry"]); string(reg) == "Adobe" {
+					ord, _ := d.stringBytes(si["Ordering"])
+					if _, ok := collections()[string(ord)]; ok {
+						f.ordering = string(ord)
+					}
 				}
 			}
-		}
-		if f.ordering == "" && fdesc != nil {
-			d.embeddedCIDText(f, cf, fdesc)
+			if f.ordering == "" && fdesc != nil {
+				d.embeddedCIDText(f, cf, fdesc)
+			}
 		}
 	}
 	if dw, ok := d.number(cf["DW"]); ok {
@@ -393,14 +399,19 @@ func (f *font) text(dc decodedCode) string {
 		return s
 	}
 	if f.cidFont {
+		if f.fallback != nil {
+			// Also for a code a ToUnicode map lacks, where pdfminer prints "(cid:N)" and
+			// pdftotext looks further, as here.
+			load := f.fallback
+			f.fallback = nil
+			load()
+		}
 		switch {
 		case f.ucs2:
 			if dc.n == 4 {
 				return utf16BE([]byte{byte(dc.code >> 24), byte(dc.code >> 16), byte(dc.code >> 8), byte(dc.code)})
 			}
 			return utf16BE([]byte{byte(dc.code >> 8), byte(dc.code)})
-		case f.toUnicode != nil:
-			// A ToUnicode map that lacks the code: pdfminer does not look further.
 		case f.legacy != nil:
 			if s, ok := f.legacy.text(dc.code, dc.n); ok {
 				return s
