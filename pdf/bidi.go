@@ -21,9 +21,17 @@ import (
 // hasRTL reports whether a line holds a right-to-left letter.
 func hasRTL(l *Line) bool {
 	for _, it := range l.Items {
-		for _, r := range it.Text {
-			if isRTL(r) {
-				return true
+		t := it.Text
+		// Code points from U+0590 on start with a byte of 0xD6 or more: most lines are
+		// settled by this byte test alone.
+		for i := 0; i < len(t); i++ {
+			if t[i] >= 0xD6 {
+				for _, r := range t[i:] {
+					if isRTL(r) {
+						return true
+					}
+				}
+				break
 			}
 		}
 	}
