@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
@@ -100,4 +105,72 @@ func TestProtocolMismatch(t *testing.T) {
 	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "compatv1") {
 		t.Errorf("error %q does not name both versions (%q)", err, want)
 	}
+}
+
+// Protocol 1's options_json reads back as the keys protocol 2 sends for the same options.
+func TestLegacyOptionsReadAsKeys(t *testing.T) {
+	o := engine.DefaultOptions()
+	o.Strategy, o.OutputFormat, o.Coordinates, o.Encoding = "hi_res", "text/csv", true, "utf-16"
+	o.ContentType, o.GzUncompressedContentType, o.HiResModelName = "text/html", "text/plain", "yolox"
+	o.IncludePageBreaks, o.Languages, o.OCRLanguages = true, []string{"deu", ""}, []string{}
+	o.PDFInferTableStructure, o.SkipInferTableTypes, o.ExtractImageBlockTypes = false, []string{"pdf"}, []string{"Image", "Table"}
+	o.XMLKeepTags, o.UniqueElementIDs, o.StartingPageNumber, o.IncludeSlideNotes = true, true, 5, false
+	o.VLMModelProvider, o.VLMModel, o.TableOCRAgent = "anthropic", "claude", "tesseract"
+	a, b := 0.1, 2.5
+	o.PDFMinerLineOverlap, o.PDFMinerWordMargin = &a, &b
+	o.Extra = map[string]string{"shout_volume": "11", "strategy": "shadow"}
+	o.Chunking.Strategy = "by_title"
+	j, err := legacyOptions(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := wire.LegacyKeys(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := o.Keys(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("protocol 1 read as\n%v\nprotocol 2 sends\n%v", got, want)
+	}
+}
+
+// A host that speaks protocol 1 only (as every host before protocol 2) still runs a plugin
+// built with today's SDK: the handshake settles on 1, Describe says so, the options sent as
+// options_json reach the plugin as keys.
+func TestOldHostRunsCurrentPlugin(t *testing.T) {
+	cmd := exec.Command(filepath.Join(pluginDir, Prefix+"misbehave"))
+	gp := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{wire.ProtocolLegacy: wire.ClientSets()[wire.ProtocolLegacy]},
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Logger:           hclog.NewNullLogger(),
+	})
+	defer gp.Kill()
+	rpc, err := gp.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := gp.NegotiatedVersion(); v != wire.ProtocolLegacy {
+		t.Fatalf("negotiated protocol %d", v)
+	}
+	raw, err := rpc.Dispense(wire.PluginKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := raw.(*wire.Client)
+	d, err := c.Describe(context.Background())
+	if err != nil || d.Protocol != wire.ProtocolLegacy {
+		t.Fatalf("describe %+v: %v", d, err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Extra = map[string]string{"tag": "x"}
+	doc := textDoc(100)
+	var got []element.Element
+	err = c.Partition(context.Background(), "echo", doc, wire.Options{LegacyJSON: func() ([]byte, error) { return legacyOptions(&opts) }},
+		func(e element.Element) error { got = append(got, e); return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEcho(t, got, doc)
 }

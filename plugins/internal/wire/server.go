@@ -43,7 +43,22 @@ type Server struct {
 // Busy reports whether a call is in progress.
 func (s *Server) Busy() bool { return s.busy.Load() > 0 }
 
+// versioned is a Server speaking the protocol version negotiated in the handshake.
+type versioned struct {
+	*Server
+	version int
+}
+
 // Describe implements pluginv1.StrategyServer.
+func (v *versioned) Describe(ctx context.Context, req *pluginv1.DescribeRequest) (*pluginv1.DescribeResponse, error) {
+	r, err := v.Server.Describe(ctx, req)
+	if err == nil {
+		r.Protocol = uint32(v.version)
+	}
+	return r, err
+}
+
+// Describe implements pluginv1.StrategyServer (at ProtocolVersion).
 func (s *Server) Describe(context.Context, *pluginv1.DescribeRequest) (*pluginv1.DescribeResponse, error) {
 	r := &pluginv1.DescribeResponse{
 		Name:         s.Name,
@@ -102,7 +117,13 @@ func (s *Server) Partition(stream pluginv1.Strategy_PartitionServer) error {
 	if st == nil {
 		return sendError(stream, contract.KindBadRequest, fmt.Sprintf("plugin %s does not serve strategy %q", s.Name, start.Strategy))
 	}
+	// A protocol 2 host always sends keys; options_json alone is a protocol 1 host.
 	opts := DecodeKeys(start.Options)
+	if len(start.Options) == 0 && len(start.OptionsJson) > 0 {
+		if opts, err = LegacyKeys(start.OptionsJson); err != nil {
+			return sendError(stream, contract.KindInternal, err.Error())
+		}
+	}
 	doc, cleanup, err := s.receiveDocument(stream, start)
 	if err != nil {
 		return sendError(stream, contract.KindInternal, err.Error())

@@ -66,9 +66,15 @@ const ChunkSize = 1 << 20
 // BatchBytes bounds the element bytes in one ElementBatch; a page with more is split.
 const BatchBytes = 2 << 20
 
-// ServerSets returns the versioned plugin sets a plugin process serves: impl at ProtocolVersion.
+// ServerSets returns the versioned plugin sets a plugin process serves: impl at every protocol
+// version, so a plugin built today runs under a host that speaks protocol 1 only (its options
+// arrive as options_json and are read as keys, LegacyKeys).
 func ServerSets(impl *Server) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{ProtocolVersion: {PluginKey: &grpcPlugin{impl: impl, version: ProtocolVersion}}}
+	sets := map[int]plugin.PluginSet{}
+	for _, v := range Protocols {
+		sets[v] = plugin.PluginSet{PluginKey: &grpcPlugin{impl: impl, version: v}}
+	}
+	return sets
 }
 
 // ClientSets returns the versioned plugin sets of the host: one per protocol it speaks, each
@@ -91,7 +97,7 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	if p.impl == nil {
 		return errors.New("wire: no strategy implementation to serve")
 	}
-	pluginv1.RegisterStrategyServer(s, p.impl)
+	pluginv1.RegisterStrategyServer(s, &versioned{Server: p.impl, version: p.version})
 	return nil
 }
 

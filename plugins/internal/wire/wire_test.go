@@ -152,7 +152,7 @@ func TestOptionsCrossAsKeys(t *testing.T) {
 	if fmt.Sprint(seen) != fmt.Sprint(keys) || seen[contract.KeyOCRLanguages] == nil {
 		t.Errorf("keys crossed as %v, sent %v", seen, keys)
 	}
-	// The same stub speaking protocol 1 sends options_json, which a protocol-2 server ignores.
+	// The same stub speaking protocol 1 sends options_json, which the server reads as keys.
 	old := NewClient(c.rpc, ProtocolLegacy)
 	rec := &startRecorder{StrategyClient: c.rpc}
 	old.rpc = rec
@@ -160,7 +160,7 @@ func TestOptionsCrossAsKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	seenJSON = rec.start.OptionsJson
-	if string(seenJSON) != `{"Strategy":"keys"}` || len(rec.start.Options) != 0 || len(seen) != 0 {
+	if string(seenJSON) != `{"Strategy":"keys"}` || len(rec.start.Options) != 0 || seen.Get(contract.KeyStrategy) != "keys" || seen.Get(contract.KeyStartingPageNumber) != "0" {
 		t.Errorf("protocol 1 start: json %s, keys %v; server saw %v", seenJSON, rec.start.Options, seen)
 	}
 	if err := old.Partition(context.Background(), "keys", doc, Options{Keys: keys}, func(element.Element) error { return nil }, nil); err == nil {
