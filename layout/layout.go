@@ -359,8 +359,16 @@ func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) 
 	in := &tables.Page{Width: p.Width, Height: p.Height, Words: tables.Words(gs)}
 	geo := &p.Geometry
 	for _, s := range geo.Segments {
+		// Curves and slanted strokes draw charts and diagrams: the table finder uses their
+		// extent to reject text set around a drawing (axis labels, legends) as a table.
+		if s.Kind == pdf.SegCurve || (!s.Horizontal(1) && !s.Vertical(1)) {
+			in.Drawing = append(in.Drawing, tables.Rect{X0: min(s.X0, s.X1), Y0: min(s.Y0, s.Y1), X1: max(s.X0, s.X1), Y1: max(s.Y0, s.Y1)})
+			continue
+		}
 		switch s.Kind {
-		case pdf.SegStroke:
+		case pdf.SegStroke, pdf.SegFillEdge:
+			// Axis-aligned edges of filled paths are rules too: spreadsheet exports draw grid
+			// lines as thin filled four-sided paths.
 			if s.Gray < 0.95 {
 				in.Segments = append(in.Segments, tables.Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
 			}
@@ -374,6 +382,9 @@ func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) 
 				}
 			}
 		}
+	}
+	for _, im := range geo.Images {
+		in.Drawing = append(in.Drawing, tables.Rect{X0: im.X0, Y0: im.Y0, X1: im.X1, Y1: im.Y1})
 	}
 	for _, r := range geo.Rects {
 		if r.Stroke && r.StrokeGray < 0.95 {

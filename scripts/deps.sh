@@ -25,9 +25,10 @@ RUN_PACKAGES=(
 # Tests only: PostgreSQL (platform store tests), Chromium (web UI tests), pdfminer.six (the
 # reference's PDF engine, which the fast strategy's agreement test compares against), html2text
 # (a benchmark peer), DejaVu fonts (OCR fixtures are drawn with them), GNU time (peak memory in
-# bench/corpus.sh).
+# bench/corpus.sh), qpdf and poppler-data (regenerate pdf/testdata/encrypted and the embedded
+# Adobe CMaps: pdf/testdata/encrypted/gen.sh, go generate ./pdf).
 TEST_PACKAGES=(
-  python3-pdfminer html2text postgresql chromium fonts-dejavu-core time
+  python3-pdfminer html2text postgresql chromium fonts-dejavu-core time qpdf poppler-data
 )
 APT_PACKAGES=("${RUN_PACKAGES[@]}")
 [ "$MODE" = test ] && APT_PACKAGES+=("${TEST_PACKAGES[@]}")
