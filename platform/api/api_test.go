@@ -150,6 +150,13 @@ func TestAuthAndErrors(t *testing.T) {
 		t.Errorf("404 = %v", m)
 	}
 	c.must(404, "GET", "/api/v1/nowhere", nil)
+	// An unknown template says which ones exist, and an empty id is visible as such.
+	for _, id := range []string{"nope", "%20"} {
+		m := c.must(404, "GET", "/api/v1/templates/"+id, nil)
+		if d, _ := m["detail"].(string); !strings.Contains(d, "not found: use one of ") || !strings.Contains(d, `"`) {
+			t.Errorf("template %q: 404 = %v", id, m)
+		}
+	}
 	if code, v := c.do("PATCH", "/api/v1/sources", nil); code != 405 || v.(map[string]any)["detail"] != "Method Not Allowed" {
 		t.Errorf("405 = %d %v", code, v)
 	}

@@ -155,7 +155,7 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	if hasTemplate {
 		t, ok := lookupTemplate(tid)
 		if !ok {
-			detail(w, http.StatusNotFound, "Template "+tid+" not found")
+			templateNotFound(w, tid)
 			return
 		}
 		wf.Nodes, jobType = templateNodes(t), "template"

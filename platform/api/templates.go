@@ -1,7 +1,9 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -69,11 +71,21 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, templates())
 }
 
+// templateNotFound answers a template id that names no template, with the ids that exist so the
+// caller can correct it (an empty id is said as such, not as "Template  not found").
+func templateNotFound(w http.ResponseWriter, id string) {
+	ids := make([]string, 0, len(templates()))
+	for _, t := range templates() {
+		ids = append(ids, t.ID)
+	}
+	detail(w, http.StatusNotFound, fmt.Sprintf("Template %q not found: use one of %s (GET /api/v1/templates lists them)", id, strings.Join(ids, ", ")))
+}
+
 func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	t, ok := lookupTemplate(id)
 	if !ok {
-		detail(w, http.StatusNotFound, "Template "+id+" not found")
+		templateNotFound(w, id)
 		return
 	}
 	writeJSON(w, http.StatusOK, t)
