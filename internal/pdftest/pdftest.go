@@ -22,6 +22,8 @@ type Page struct {
 	Resources string
 	// Width and Height set the MediaBox (default US Letter, 612 × 792).
 	Width, Height float64
+	// Entries are added to the page dictionary as written (such as "/Rotate 90").
+	Entries string
 }
 
 // Doc is a document of pages with extra objects (fonts, images).
@@ -56,7 +58,7 @@ func (d Doc) Bytes() []byte {
 		if w == 0 || h == 0 {
 			w, h = 612, 792
 		}
-		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources %s /Contents %d 0 R >>", w, h, res, 4+2*i),
+		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] %s /Resources %s /Contents %d 0 R >>", w, h, p.Entries, res, 4+2*i),
 			Stream("", p.Content))
 	}
 	objs = append(objs, d.Extra...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/internal/pdftest"
 	"github.com/quarrydocs/quarry/layout/tables"
 	"github.com/quarrydocs/quarry/pdf"
 )
@@ -108,30 +109,13 @@ Total | 5 470 | 4 960`, `<tr><td>Cash and equivalents</td><td>1 200</td><td>1 10
 	}
 }
 
-// onePagePDF writes a one-page PDF (Helvetica as F1) with the given page dictionary extras
+// onePagePDF writes a one-page PDF (Helvetica as F1) with the given page dictionary entries
 // (such as /Rotate 90) and content stream.
-func onePagePDF(pageExtra, content string) []byte {
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] " + pageExtra + " /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
+func onePagePDF(pageEntries, content string) []byte {
+	return pdftest.Doc{
+		Pages: []pdftest.Page{{Content: content, Entries: pageEntries, Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", pdftest.FirstExtra(1))}},
+		Extra: []string{pdftest.Helvetica},
+	}.Bytes()
 }
 
 // ruledContent draws a 4×3 ruled table whose text runs along the direction given by the text
