@@ -10,7 +10,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/formats/docx/opc/goldentest"
+	"github.com/quarrydocs/quarry/internal/goldentest"
 )
 
 const refDir = "../../testdata/reference"

@@ -6,7 +6,7 @@ import (
 	"io"
 	"path"
 
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 // errInvalid is the reference's answer for bytes that are not a Word package.

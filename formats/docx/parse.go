@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 // sectProps are the parts of w:sectPr the partitioner needs.

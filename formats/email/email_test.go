@@ -18,10 +18,10 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/formats/docx/opc/goldentest"
 	"github.com/quarrydocs/quarry/formats/email"
 	_ "github.com/quarrydocs/quarry/formats/html"
 	_ "github.com/quarrydocs/quarry/formats/text"
+	"github.com/quarrydocs/quarry/internal/goldentest"
 	"github.com/quarrydocs/quarry/metrics"
 )
 

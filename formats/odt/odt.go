@@ -18,7 +18,7 @@ import (
 
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/docx"
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 // MIME is the canonical ODT content type.

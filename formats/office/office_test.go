@@ -21,10 +21,10 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/docx"
-	"github.com/quarrydocs/quarry/formats/docx/opc/goldentest"
 	"github.com/quarrydocs/quarry/formats/office"
 	_ "github.com/quarrydocs/quarry/formats/pptx"
 	_ "github.com/quarrydocs/quarry/formats/xlsx"
+	"github.com/quarrydocs/quarry/internal/goldentest"
 	"github.com/quarrydocs/quarry/metrics"
 )
 

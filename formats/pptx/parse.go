@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 type shapeKind uint8

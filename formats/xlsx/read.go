@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 // kind is the Python type a cell value has after openpyxl and pandas read it.

@@ -24,7 +24,7 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/formats/docx/opc"
+	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
 // MIME is the canonical XLSX content type.

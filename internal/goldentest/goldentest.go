@@ -2,6 +2,9 @@
 // office-format tests: exact comparison on the fields a golden carries (partition-api.md §13),
 // and the reference's CCT accuracy and element-type frequency metrics (§12) for goldens that
 // predate current behaviour.
+//
+// It imports package testing, so it is for _test.go files only: a production import would link
+// the test machinery into the binary (TestOnlyImports guards this).
 package goldentest
 
 import (
