@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
 
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/connectors/local"
@@ -459,6 +461,79 @@ func TestWorkerKilled(t *testing.T) {
 	outs, _ := filepath.Glob(filepath.Join(out, "*.json"))
 	if j.Status != store.JobCompleted || len(files) != 40 || len(outs) != 40 || retried == 0 {
 		t.Fatalf("job %s files %d outputs %d retried %d", j.Status, len(files), len(outs), retried)
+	}
+}
+
+// TestDeadBeforeClaim: a process that took a file's task from the queue and stopped before
+// claiming the file (River marks a task running when it hands it out, and rescues it only after
+// an hour) does not hold the job up: once its heartbeat is older than the lease, a live worker's
+// sweeper gives the task back and the job completes.
+func TestDeadBeforeClaim(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, "")
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, 3)
+	src := e.connector(store.RoleSource, "local", map[string]any{"path": in})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	w := e.workflow(src, dst, true, partitionNode)
+
+	// The ghost lists the source with the real code, then takes one file task and freezes.
+	gst, err := store.Open(ctx, e.dsn, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gst.Close() })
+	lister, err := New(ctx, Config{Store: gst, Secrets: e.box, Workers: -1, WorkerID: "ghost", Env: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken, freeze := make(chan string, 1), make(chan struct{})
+	workers := river.NewWorkers()
+	river.AddWorker(workers, river.WorkFunc(lister.workList))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, j *river.Job[fileArgs]) error {
+		taken <- j.Args.FileID
+		<-freeze
+		return nil
+	}))
+	ghost, err := river.NewClient(riversqlite.New(gst.DB()), &river.Config{ID: "ghost", Workers: workers,
+		FetchPollInterval: 100 * time.Millisecond, Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gst.Heartbeat(ctx, "ghost", "host", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ghost.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		close(freeze)
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		ghost.Stop(sctx)
+	})
+	j, err := lister.Run(ctx, w, "ephemeral")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frozen string
+	select {
+	case frozen = <-taken:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the ghost never took a file task")
+	}
+
+	e.runner("survivor", 2)
+	j = e.wait(j.ID, 30*time.Second)
+	files, _ := e.st.ListFiles(ctx, j.ID, "")
+	outs, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if j.Status != store.JobCompleted || len(files) != 3 || len(outs) != 3 {
+		t.Fatalf("job %s files %d outputs %d", j.Status, len(files), len(outs))
+	}
+	for _, f := range files {
+		if f.ID == frozen && (f.WorkerID == nil || *f.WorkerID != "survivor") {
+			t.Errorf("the frozen task's file was finished by %v", f.WorkerID)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/quarrydocs/quarry/platform/store"
 )
@@ -20,6 +21,8 @@ import (
 // code rather than two designs.
 type queue interface {
 	insertMany(ctx context.Context, params []river.InsertManyParams) error
+	// running lists the tasks River has handed to some process and not seen finish.
+	running(ctx context.Context) ([]*rivertype.JobRow, error)
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 	stopAndCancel(ctx context.Context) error
@@ -33,6 +36,22 @@ func (q *riverQueue[TTx]) insertMany(ctx context.Context, params []river.InsertM
 	}
 	_, err := q.client.InsertMany(ctx, params)
 	return err
+}
+
+func (q *riverQueue[TTx]) running(ctx context.Context) ([]*rivertype.JobRow, error) {
+	var rows []*rivertype.JobRow
+	params := river.NewJobListParams().States(rivertype.JobStateRunning).First(1000)
+	for {
+		res, err := q.client.JobList(ctx, params)
+		if err != nil {
+			return nil, fmt.Errorf("jobs: list running tasks: %w", err)
+		}
+		rows = append(rows, res.Jobs...)
+		if len(res.Jobs) < 1000 {
+			return rows, nil
+		}
+		params = params.After(res.LastCursor)
+	}
 }
 
 func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }

@@ -14,16 +14,19 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/platform/schedule"
@@ -288,10 +291,13 @@ func (r *Runner) Check(ctx context.Context, checkID, connectorID string, role st
 	return nil
 }
 
-// sweep gives back the files and listings of processes whose heartbeat stopped.
+// sweep gives back the work of processes whose heartbeat stopped: the files and listings they
+// had claimed, and the tasks River had handed them that they died before claiming (River
+// itself would rescue those only after RescueStuckJobsAfter, an hour or more).
 func (r *Runner) sweep(ctx context.Context) error {
-	orphans, err := r.st.ReclaimOrphans(ctx, time.Now().Add(-r.cfg.Lease))
-	if err != nil || len(orphans) == 0 {
+	deadline := time.Now().Add(-r.cfg.Lease)
+	orphans, err := r.st.ReclaimOrphans(ctx, deadline)
+	if err != nil {
 		return err
 	}
 	params := make([]river.InsertManyParams, 0, len(orphans))
@@ -302,8 +308,56 @@ func (r *Runner) sweep(ctx context.Context) error {
 			params = append(params, river.InsertManyParams{Args: fileArgs{JobID: o.JobID, FileID: o.FileID}})
 		}
 	}
-	r.log.Info("re-enqueued work of stopped workers", "tasks", len(params))
+	dead, err := r.st.ForgetDeadWorkers(ctx, deadline)
+	if err != nil {
+		return err
+	}
+	if len(dead) > 0 {
+		stuck, err := r.q.running(ctx)
+		if err != nil {
+			return err
+		}
+		params = append(params, tasksOf(stuck, dead)...)
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	// A task given back twice (claimed file reclaimed above, and its River task found here)
+	// is harmless: the second finds its file claimed or done and does nothing.
+	r.log.Info("re-enqueued work of stopped workers", "tasks", len(params), "workers", dead)
 	return r.q.insertMany(ctx, params)
+}
+
+// tasksOf returns new tasks for the running River tasks last handed to one of the dead workers.
+func tasksOf(rows []*rivertype.JobRow, dead []string) []river.InsertManyParams {
+	var out []river.InsertManyParams
+	for _, row := range rows {
+		if len(row.AttemptedBy) == 0 || !slices.Contains(dead, row.AttemptedBy[len(row.AttemptedBy)-1]) {
+			continue
+		}
+		var args river.JobArgs
+		switch row.Kind {
+		case fileArgs{}.Kind():
+			var a fileArgs
+			if json.Unmarshal(row.EncodedArgs, &a) == nil {
+				args = a
+			}
+		case listArgs{}.Kind():
+			var a listArgs
+			if json.Unmarshal(row.EncodedArgs, &a) == nil {
+				args = a
+			}
+		case checkArgs{}.Kind():
+			var a checkArgs
+			if json.Unmarshal(row.EncodedArgs, &a) == nil {
+				args = a
+			}
+		}
+		if args != nil {
+			out = append(out, river.InsertManyParams{Args: args})
+		}
+	}
+	return out
 }
 
 // tick starts the runs of scheduled workflows that are due; the conditional advance of the

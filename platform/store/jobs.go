@@ -536,6 +536,18 @@ func (s *Store) RemoveWorker(ctx context.Context, workerID string) error {
 	return err
 }
 
+// ForgetDeadWorkers removes the workers whose last heartbeat is before deadline and returns
+// their ids. Each dead worker is returned once, to one caller (the delete is the claim), so the
+// work it had taken from the queue is given back exactly once. A worker that was only late
+// comes back with its next heartbeat.
+func (s *Store) ForgetDeadWorkers(ctx context.Context, deadline time.Time) ([]string, error) {
+	ids, err := s.queryStrings(ctx, `DELETE FROM workers WHERE heartbeat_at < ? RETURNING id`, ts(deadline))
+	if err != nil {
+		return nil, fmt.Errorf("store: forget dead workers: %w", err)
+	}
+	return ids, nil
+}
+
 // Orphan is a file or job listing given back because its worker stopped heart-beating.
 type Orphan struct{ JobID, FileID string }
 
