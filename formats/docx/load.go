@@ -7,6 +7,7 @@ import (
 	"path"
 
 	"github.com/quarrydocs/quarry/formats/internal/opc"
+	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
 
 // errInvalid is the reference's answer for bytes that are not a Word package.
@@ -16,7 +17,7 @@ func errInvalid(err error) error { return opc.InvalidError("docx", err) }
 func wrapPkgErr(what string, err error) error { return opc.WrapError("docx", what, err) }
 
 // Load parses the DOCX package in r into a Document.
-func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
+func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, error) {
 	pkg, err := opc.Open(r, size)
 	if err != nil {
 		return nil, errInvalid(err)
@@ -27,7 +28,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
 func degradable(err error) bool { return opc.Degradable(err) }
 
 // LoadPackage parses an already opened package.
-func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
+func LoadPackage(ctx context.Context, pkg *opc.Package) (*wordproc.Document, error) {
 	main, err := opc.MainPart(pkg, "docx", "word/document.xml")
 	if err != nil {
 		return nil, err
@@ -36,7 +37,7 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	if err != nil {
 		return nil, wrapPkgErr("read relationships", err)
 	}
-	doc := &Document{Styles: map[string]string{}}
+	doc := &wordproc.Document{Styles: map[string]string{}}
 	dir := path.Dir(main) + "/"
 	stylesPart := dir + "styles.xml"
 	if rel, ok := opc.RelByType(rels, "/styles"); ok {
@@ -75,7 +76,7 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 	if err != nil {
 		return nil, wrapPkgErr("open document", err)
 	}
-	diagram := func(rid string) []Block {
+	diagram := func(rid string) []wordproc.Block {
 		rel, ok := rels[rid]
 		if !ok || rel.External || !pkg.Has(rel.Target) {
 			return nil
@@ -87,7 +88,8 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 		}
 		return diagramText(data)
 	}
-	blocks, bodySec, lrpb, err := parseBody(ctx, rc, rels, diagram)
+	parsed, err := parseBody(ctx, rc, rels, diagram)
+	blocks := parsed.blocks
 	rc.Close()
 	if err != nil {
 		// A body cut short by a damaged stream or broken markup keeps the blocks read
@@ -97,11 +99,11 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 		}
 		doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): the rest of the body is lost", main, err))
 	}
-	doc.HasRenderedPageBreaks = lrpb
+	doc.HasRenderedPageBreaks = parsed.lrpb
 
-	hdrftr := map[string]*HeaderFooter{}
-	load := func(ids map[string]string) (map[string]*HeaderFooter, error) {
-		out := map[string]*HeaderFooter{}
+	hdrftr := map[string]*wordproc.HeaderFooter{}
+	load := func(ids map[string]string) (map[string]*wordproc.HeaderFooter, error) {
+		out := map[string]*wordproc.HeaderFooter{}
 		for kind, id := range ids {
 			rel, ok := rels[id]
 			if !ok || rel.External || !pkg.Has(rel.Target) {
@@ -119,7 +121,7 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 			rc.Close()
 			if err != nil && degradable(err) {
 				doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): header or footer skipped", rel.Target, err))
-				hdrftr[rel.Target] = &HeaderFooter{}
+				hdrftr[rel.Target] = &wordproc.HeaderFooter{}
 				continue
 			}
 			if err != nil {
@@ -130,8 +132,8 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 		}
 		return out, nil
 	}
-	newSection := func(sp *sectProps, blocks []Block) (Section, error) {
-		s := Section{StartType: sp.startType, TitlePage: sp.titlePg, Blocks: blocks}
+	newSection := func(sp *sectProps, blocks []wordproc.Block) (wordproc.Section, error) {
+		s := wordproc.Section{StartType: sp.startType, TitlePage: sp.titlePg, Blocks: blocks}
 		var err error
 		if s.Headers, err = load(sp.headers); err != nil {
 			return s, err
@@ -142,10 +144,11 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 
 	start := 0
 	for i, b := range blocks {
-		if b.P == nil || b.P.sect == nil {
+		sp := parsed.breaks[b.P] // nil for tables and paragraphs inside a section
+		if sp == nil {
 			continue
 		}
-		s, err := newSection(b.P.sect, blocks[start:i+1])
+		s, err := newSection(sp, blocks[start:i+1])
 		if err != nil {
 			return nil, wrapPkgErr("read header/footer", err)
 		}
@@ -153,8 +156,8 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*Document, error) {
 		start = i + 1
 	}
 	switch {
-	case bodySec != nil:
-		s, err := newSection(bodySec, blocks[start:])
+	case parsed.final != nil:
+		s, err := newSection(parsed.final, blocks[start:])
 		if err != nil {
 			return nil, wrapPkgErr("read header/footer", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/formats/internal/opc"
+	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
 
 // sectProps are the parts of w:sectPr the partitioner needs.
@@ -38,15 +39,18 @@ type parser struct {
 	body    bool // parsing the main document body (rendered page breaks count)
 	lrpb    bool // a rendered page break was seen where the reference looks for one
 	bodySec *sectProps
-	n       int // elements read, for periodic cancellation checks
-	nest    int // content-control nesting
+	// breaks maps each body paragraph that ends a section (a w:sectPr in its w:pPr) to that
+	// section's properties.
+	breaks map[*wordproc.Paragraph]*sectProps
+	n      int // elements read, for periodic cancellation checks
+	nest   int // content-control nesting
 	// float collects the blocks of text boxes (DrawingML wps:txbx, VML v:textbox) met in
 	// the paragraph being read; they follow that paragraph, where its anchor sits.
-	float []Block
+	float []wordproc.Block
 	depth int // table depth of the paragraph being read
 	// diagram returns the text of a SmartArt diagram by the relationship ID of its data
 	// part (nil: diagrams are not read).
-	diagram func(rid string) []Block
+	diagram func(rid string) []wordproc.Block
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -88,8 +92,8 @@ func (p *parser) findRoot(names ...string) (xml.StartElement, error) {
 // blocks reads the w:p and w:tbl children of the current element until its end tag.
 // depth counts table nesting. On an error it returns the blocks read before it too, so that a
 // damaged part keeps its readable beginning.
-func (p *parser) blocks(depth int) ([]Block, error) {
-	var out []Block
+func (p *parser) blocks(depth int) ([]wordproc.Block, error) {
+	var out []wordproc.Block
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -103,14 +107,14 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 				if err != nil {
 					return out, err
 				}
-				out = append(out, Block{P: para})
+				out = append(out, wordproc.Block{P: para})
 				out = append(out, float...)
 			case "tbl":
 				tbl, err := p.table(depth + 1)
 				if err != nil {
 					return out, err
 				}
-				out = append(out, Block{T: tbl})
+				out = append(out, wordproc.Block{T: tbl})
 			case "sdt", "sdtContent", "customXml":
 				if !readContentControls {
 					if err := p.dec.Skip(); err != nil {
@@ -151,7 +155,7 @@ func (p *parser) blocks(depth int) ([]Block, error) {
 }
 
 // paragraph reads a w:p; it returns the blocks of the text boxes anchored in it besides.
-func (p *parser) paragraph(depth int) (*Paragraph, []Block, error) {
+func (p *parser) paragraph(depth int) (*wordproc.Paragraph, []wordproc.Block, error) {
 	outerFloat, outerDepth := p.float, p.depth
 	p.float, p.depth = nil, depth
 	defer func() { p.float, p.depth = outerFloat, outerDepth }()
@@ -159,8 +163,8 @@ func (p *parser) paragraph(depth int) (*Paragraph, []Block, error) {
 	return para, p.float, err
 }
 
-func (p *parser) paragraphItems(depth int) (*Paragraph, error) {
-	para := &Paragraph{}
+func (p *parser) paragraphItems(depth int) (*wordproc.Paragraph, error) {
+	para := &wordproc.Paragraph{}
 	if err := p.items(para, depth); err != nil {
 		return nil, err
 	}
@@ -176,7 +180,7 @@ const readInlineWrappers = true
 
 // items reads the children of a paragraph, or of an inline wrapper inside one, into para
 // until the element ends.
-func (p *parser) items(para *Paragraph, depth int) error {
+func (p *parser) items(para *wordproc.Paragraph, depth int) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -237,7 +241,7 @@ func (p *parser) items(para *Paragraph, depth int) error {
 	}
 }
 
-func (p *parser) pPr(para *Paragraph, depth int) error {
+func (p *parser) pPr(para *wordproc.Paragraph, depth int) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -261,7 +265,10 @@ func (p *parser) pPr(para *Paragraph, depth int) error {
 					return err
 				}
 				if p.body && depth == 0 {
-					para.sect = sp
+					if p.breaks == nil {
+						p.breaks = map[*wordproc.Paragraph]*sectProps{}
+					}
+					p.breaks[para] = sp
 				}
 			default:
 				if err := p.dec.Skip(); err != nil {
@@ -274,7 +281,7 @@ func (p *parser) pPr(para *Paragraph, depth int) error {
 	}
 }
 
-func (p *parser) numPr(para *Paragraph) error {
+func (p *parser) numPr(para *wordproc.Paragraph) error {
 	children := 0
 	for {
 		tok, err := p.token()
@@ -343,8 +350,8 @@ func (p *parser) sectPr() (*sectProps, error) {
 }
 
 // run reads a w:r, translating its content to text the way python-docx's Run.text does.
-func (p *parser) run() (Inline, error) {
-	in := Inline{Kind: KindRun}
+func (p *parser) run() (wordproc.Inline, error) {
+	in := wordproc.Inline{Kind: wordproc.KindRun}
 	var b strings.Builder
 	for {
 		tok, err := p.token()
@@ -448,7 +455,7 @@ func (p *parser) shapes(se xml.StartElement) error {
 	}
 }
 
-func (p *parser) rPr(in *Inline) error {
+func (p *parser) rPr(in *wordproc.Inline) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -494,8 +501,8 @@ func (p *parser) text() (string, error) {
 	}
 }
 
-func (p *parser) hyperlink(se xml.StartElement) (Inline, error) {
-	in := Inline{Kind: KindHyperlink}
+func (p *parser) hyperlink(se xml.StartElement) (wordproc.Inline, error) {
+	in := wordproc.Inline{Kind: wordproc.KindHyperlink}
 	rid, _ := opc.Attr(se, "id")
 	anchor, _ := opc.Attr(se, "anchor")
 	if rid != "" {
@@ -538,11 +545,11 @@ func (p *parser) hyperlink(se xml.StartElement) (Inline, error) {
 	}
 }
 
-func (p *parser) table(depth int) (*Table, error) {
+func (p *parser) table(depth int) (*wordproc.Table, error) {
 	if depth > opc.MaxDepth {
 		return nil, opc.ErrTooDeep
 	}
-	tbl := &Table{}
+	tbl := &wordproc.Table{}
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -567,8 +574,8 @@ func (p *parser) table(depth int) (*Table, error) {
 	}
 }
 
-func (p *parser) row(depth int) (Row, error) {
-	var row Row
+func (p *parser) row(depth int) (wordproc.Row, error) {
+	var row wordproc.Row
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -598,7 +605,7 @@ func (p *parser) row(depth int) (Row, error) {
 	}
 }
 
-func (p *parser) trPr(row *Row) error {
+func (p *parser) trPr(row *wordproc.Row) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -620,8 +627,8 @@ func (p *parser) trPr(row *Row) error {
 	}
 }
 
-func (p *parser) cell(depth int) (Cell, error) {
-	c := Cell{GridSpan: 1}
+func (p *parser) cell(depth int) (wordproc.Cell, error) {
+	c := wordproc.Cell{GridSpan: 1}
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -639,14 +646,14 @@ func (p *parser) cell(depth int) (Cell, error) {
 				if err != nil {
 					return c, err
 				}
-				c.Blocks = append(c.Blocks, Block{P: para})
+				c.Blocks = append(c.Blocks, wordproc.Block{P: para})
 				c.Blocks = append(c.Blocks, float...)
 			case "tbl":
 				tbl, err := p.table(depth + 1)
 				if err != nil {
 					return c, err
 				}
-				c.Blocks = append(c.Blocks, Block{T: tbl})
+				c.Blocks = append(c.Blocks, wordproc.Block{T: tbl})
 			default:
 				if err := p.dec.Skip(); err != nil {
 					return c, err
@@ -658,7 +665,7 @@ func (p *parser) cell(depth int) (Cell, error) {
 	}
 }
 
-func (p *parser) tcPr(c *Cell) error {
+func (p *parser) tcPr(c *wordproc.Cell) error {
 	for {
 		tok, err := p.token()
 		if err != nil {
@@ -689,27 +696,38 @@ func (p *parser) tcPr(c *Cell) error {
 	}
 }
 
-// parseBody parses the main document part.
-func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []Block) ([]Block, *sectProps, bool, error) {
+// body is what parseBody reads from the main document part.
+type body struct {
+	blocks []wordproc.Block
+	// breaks maps the paragraphs that end a section to that section's properties.
+	breaks map[*wordproc.Paragraph]*sectProps
+	// final is the body's own w:sectPr, the last section's properties (nil when absent).
+	final *sectProps
+	// lrpb: the body holds rendered page breaks where the reference looks for them.
+	lrpb bool
+}
+
+// parseBody parses the main document part. On error the blocks read before it are kept.
+func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []wordproc.Block) (body, error) {
 	p := newParser(ctx, r, rels)
 	p.diagram = diagram
 	p.body = true
 	if _, err := p.findRoot("body"); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, nil, false, fmt.Errorf("no w:body")
+			return body{}, fmt.Errorf("no w:body")
 		}
-		return nil, nil, false, err
+		return body{}, err
 	}
 	blocks, err := p.blocks(0)
-	return blocks, p.bodySec, p.lrpb, err
+	return body{blocks: blocks, breaks: p.breaks, final: p.bodySec, lrpb: p.lrpb}, err
 }
 
 // parseHeaderFooter parses a header or footer part (w:hdr / w:ftr).
-func parseHeaderFooter(ctx context.Context, r io.Reader) (*HeaderFooter, error) {
+func parseHeaderFooter(ctx context.Context, r io.Reader) (*wordproc.HeaderFooter, error) {
 	p := newParser(ctx, r, nil)
 	if _, err := p.findRoot("hdr", "ftr"); err != nil {
 		if errors.Is(err, io.EOF) {
-			return &HeaderFooter{}, nil
+			return &wordproc.HeaderFooter{}, nil
 		}
 		return nil, err
 	}
@@ -717,7 +735,7 @@ func parseHeaderFooter(ctx context.Context, r io.Reader) (*HeaderFooter, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &HeaderFooter{Blocks: blocks}, nil
+	return &wordproc.HeaderFooter{Blocks: blocks}, nil
 }
 
 // builtinStyleNames are python-docx's translations of Word's internal lower-case names of
@@ -779,10 +797,10 @@ func parseSettings(data []byte) bool {
 }
 
 // diagramText reads a SmartArt data part into paragraphs (opc.DiagramText).
-func diagramText(data []byte) []Block {
-	var out []Block
+func diagramText(data []byte) []wordproc.Block {
+	var out []wordproc.Block
 	for _, text := range opc.DiagramText(data) {
-		out = append(out, Block{P: &Paragraph{Items: []Inline{{Kind: KindRun, Text: text}}}})
+		out = append(out, wordproc.Block{P: &wordproc.Paragraph{Items: []wordproc.Inline{{Kind: wordproc.KindRun, Text: text}}}})
 	}
 	return out
 }

@@ -1,8 +1,8 @@
 // Package odt partitions OpenDocument text files (.odt). The reference converts ODT to DOCX
-// with pandoc and partitions the result; this package reads content.xml directly and builds
-// the document model the DOCX partitioner consumes, reproducing what pandoc's conversion
-// keeps: headings become "Heading N" paragraphs, list items numbered paragraphs with their
-// nesting level, other paragraphs plain body text (white space collapsed), bold and italic
+// with pandoc and partitions the result; this package reads content.xml directly and builds the
+// word-processing model DOCX is read into (formats/internal/wordproc), reproducing what pandoc's
+// conversion keeps: headings become "Heading N" paragraphs, list items numbered paragraphs with
+// their nesting level, other paragraphs plain body text (white space collapsed), bold and italic
 // spans emphasis, hyperlinks links, tables tables. Headers, footers and notes are dropped, as
 // pandoc drops them; the text in frames (image captions, text boxes, shapes, linked images'
 // captions) follows the paragraph that anchors the frame, as pandoc keeps a figure's caption.
@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/formats/docx"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
+	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
 
 // MIME is the canonical ODT content type.
@@ -44,11 +44,11 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 	if err != nil {
 		return err
 	}
-	return docx.PartitionDocument(ctx, d, opts, emit)
+	return wordproc.Partition(ctx, d, opts, emit)
 }
 
-// Load reads an ODT package into the DOCX document model.
-func Load(ctx context.Context, r io.ReaderAt, size int64) (*docx.Document, error) {
+// Load reads an ODT package into the word-processing model shared with DOCX.
+func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, error) {
 	pkg, err := opc.Open(r, size)
 	if err != nil {
 		return nil, errInvalid(err)
@@ -91,7 +91,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*docx.Document, error
 	}
 	names["BodyText"] = "Body Text"
 	names["Compact"] = "Compact"
-	return &docx.Document{Body: body, Styles: names, DefaultStyle: "Normal"}, nil
+	return &wordproc.Document{Body: body, Styles: names, DefaultStyle: "Normal"}, nil
 }
 
 func wrapErr(err error) error { return opc.WrapError("odt", "", err) }
@@ -171,7 +171,7 @@ type builder struct {
 	n      int
 	// float collects the blocks of frames met in the paragraph being read (image captions in
 	// draw:text-box, text in shapes); they follow that paragraph.
-	float []docx.Block
+	float []wordproc.Block
 }
 
 func (b *builder) token() (xml.Token, error) {
@@ -188,7 +188,7 @@ func (b *builder) token() (xml.Token, error) {
 	return tok, err
 }
 
-func (b *builder) document() ([]docx.Block, error) {
+func (b *builder) document() ([]wordproc.Block, error) {
 	for {
 		tok, err := b.dec.Token()
 		if err == io.EOF {
@@ -212,11 +212,11 @@ const (
 
 // blocks reads block content until the current element ends. listLevel is the nesting of
 // enclosing lists (-1 outside lists).
-func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
+func (b *builder) blocks(depth, listLevel int) ([]wordproc.Block, error) {
 	if depth > opc.MaxDepth {
 		return nil, opc.ErrTooDeep
 	}
-	var out []docx.Block
+	var out []wordproc.Block
 	for {
 		tok, err := b.token()
 		if err != nil {
@@ -241,7 +241,7 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 				} else {
 					p.StyleID = "BodyText"
 				}
-				out = append(out, docx.Block{P: p})
+				out = append(out, wordproc.Block{P: p})
 				out = append(out, float...)
 			case t.Name.Space == nsText && t.Name.Local == "list":
 				items, err := b.list(depth+1, listLevel+1)
@@ -260,7 +260,7 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, docx.Block{T: tbl})
+				out = append(out, wordproc.Block{T: tbl})
 			case t.Name.Space == nsDraw:
 				// A frame anchored to the page or paragraph rather than inside its text.
 				outer := b.float
@@ -284,11 +284,11 @@ func (b *builder) blocks(depth, listLevel int) ([]docx.Block, error) {
 
 // list reads text:list; the first paragraph of each item is a numbered paragraph at the
 // list's level (pandoc's rendering), further content follows as it is.
-func (b *builder) list(depth, level int) ([]docx.Block, error) {
+func (b *builder) list(depth, level int) ([]wordproc.Block, error) {
 	if depth > opc.MaxDepth {
 		return nil, opc.ErrTooDeep
 	}
-	var out []docx.Block
+	var out []wordproc.Block
 	for {
 		tok, err := b.token()
 		if err != nil {
@@ -323,29 +323,29 @@ func (b *builder) list(depth, level int) ([]docx.Block, error) {
 
 // inlineState accumulates a paragraph's runs.
 type inlineState struct {
-	items []docx.Inline
+	items []wordproc.Inline
 }
 
 func (s *inlineState) add(text string, bold, italic bool, url string, link bool) {
 	if text == "" {
 		return
 	}
-	kind := docx.KindRun
+	kind := wordproc.KindRun
 	if link {
-		kind = docx.KindHyperlink
+		kind = wordproc.KindHyperlink
 	}
 	if n := len(s.items); n > 0 {
 		last := &s.items[n-1]
-		if last.Kind == kind && last.Bold == bold && last.Italic == italic && last.URL == url && (kind == docx.KindRun || link) {
+		if last.Kind == kind && last.Bold == bold && last.Italic == italic && last.URL == url && (kind == wordproc.KindRun || link) {
 			last.Text += text
 			return
 		}
 	}
-	s.items = append(s.items, docx.Inline{Kind: kind, Text: text, Bold: bold, Italic: italic, URL: url})
+	s.items = append(s.items, wordproc.Inline{Kind: kind, Text: text, Bold: bold, Italic: italic, URL: url})
 }
 
 // paragraph reads a text:p or text:h; it returns the blocks of the frames inside it besides.
-func (b *builder) paragraph() (*docx.Paragraph, []docx.Block, error) {
+func (b *builder) paragraph() (*wordproc.Paragraph, []wordproc.Block, error) {
 	outer := b.float
 	b.float = nil
 	defer func() { b.float = outer }()
@@ -356,7 +356,7 @@ func (b *builder) paragraph() (*docx.Paragraph, []docx.Block, error) {
 		return nil, nil, err
 	}
 	collapse(st)
-	return &docx.Paragraph{Items: st.items}, b.float, nil
+	return &wordproc.Paragraph{Items: st.items}, b.float, nil
 }
 
 // drawing reads a draw:* element (frame, image link draw:a, text box, shape, group) until it
@@ -405,7 +405,7 @@ func (b *builder) drawing(depth int) error {
 }
 
 // blocksOf reads one block element whose start tag se has just been consumed.
-func (b *builder) blocksOf(se xml.StartElement, depth int) ([]docx.Block, error) {
+func (b *builder) blocksOf(se xml.StartElement, depth int) ([]wordproc.Block, error) {
 	if se.Name.Local == "list" {
 		return b.list(depth+1, 0)
 	}
@@ -424,7 +424,7 @@ func (b *builder) blocksOf(se xml.StartElement, depth int) ([]docx.Block, error)
 	} else {
 		p.StyleID = "BodyText"
 	}
-	return append([]docx.Block{{P: p}}, float...), nil
+	return append([]wordproc.Block{{P: p}}, float...), nil
 }
 
 // inline reads mixed content until the current element ends.
@@ -544,11 +544,11 @@ func collapse(st *inlineState) {
 	st.items = out
 }
 
-func (b *builder) table(depth int) (*docx.Table, error) {
+func (b *builder) table(depth int) (*wordproc.Table, error) {
 	if depth > opc.MaxDepth {
 		return nil, opc.ErrTooDeep
 	}
-	tbl := &docx.Table{}
+	tbl := &wordproc.Table{}
 	for {
 		tok, err := b.token()
 		if err != nil {
@@ -578,8 +578,8 @@ func (b *builder) table(depth int) (*docx.Table, error) {
 	}
 }
 
-func (b *builder) row(depth int) (docx.Row, error) {
-	var row docx.Row
+func (b *builder) row(depth int) (wordproc.Row, error) {
+	var row wordproc.Row
 	for {
 		tok, err := b.token()
 		if err != nil {
@@ -598,7 +598,7 @@ func (b *builder) row(depth int) (docx.Row, error) {
 				if err != nil {
 					return row, err
 				}
-				row.Cells = append(row.Cells, docx.Cell{GridSpan: span, Blocks: blocks})
+				row.Cells = append(row.Cells, wordproc.Cell{GridSpan: span, Blocks: blocks})
 				continue
 			}
 			if err := b.dec.Skip(); err != nil {

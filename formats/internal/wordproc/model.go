@@ -1,8 +1,4 @@
-package docx
-
-// The model below is the slice of WordprocessingML the reference's partitioner (python-docx)
-// looks at, nothing more. ODT documents are translated into it so that both formats share
-// one element-producing path, as the reference converts ODT to DOCX before partitioning.
+package wordproc
 
 // Document is a parsed word-processing document.
 type Document struct {
@@ -56,8 +52,6 @@ type Paragraph struct {
 	ILvl    int
 	HasILvl bool
 	Items   []Inline
-	// sectPr of a paragraph that ends a section (parse-time only).
-	sect *sectProps
 }
 
 // InlineKind tells what an Inline is.
