@@ -108,13 +108,19 @@ func TestFlagsAnywhereAndFormats(t *testing.T) {
 	if err != nil || !strings.HasPrefix(out, "This is a test document to use for unit tests.\n\nDoylestown, PA 18901\n\n") {
 		t.Errorf("text: %v\n%s", err, out)
 	}
+	// Markdown: the DOCX's tables become pipe tables, the one with merged cells included (a
+	// DOCX repeats a merged cell's text, so it has no spans).
+	out, _, err = runCLI(t, "partition", "--output_format=md", docs+"docx-tables.docx")
+	if err != nil || !strings.Contains(out, "| Header Col 1 | Header Col 2 |\n| --- | --- |\n| Lorem ipsum | A link example |\n") {
+		t.Errorf("markdown: %v\n%s", err, out)
+	}
 	// CSV of several documents is one table with one header.
 	out, _, err = runCLI(t, "partition", "--output_format=csv", docs+"fake-text.txt", docs+"fake-xml.xml")
 	if err != nil || strings.Count(out, "type,element_id,text") != 1 || !strings.Contains(out, "fake-xml.xml") {
 		t.Errorf("csv of two documents: %v\n%.300s", err, out)
 	}
 	_, _, err = runCLI(t, "partition", "--output_format=yaml", docs+"fake-text.txt")
-	if exitCode(err) != 2 || !strings.Contains(err.Error(), "choose json, jsonl, csv or text") {
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), "choose json, jsonl, csv, text or markdown") {
 		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -118,7 +118,8 @@ or repeat the flag. Flags may come before or after the files.
 Output: one input gives a JSON array of elements. Several inputs written to one stream give
 JSON Lines, one document per line: {"source": "PATH", "elements": [...]}. --output_format=jsonl gives
 one element per line (streams big documents); csv gives one table with one header; text gives the
-elements' text separated by blank lines. A failing document is reported on standard error and
+elements' text separated by blank lines; markdown gives headings, lists, pipe tables and images
+(page headers, footers and numbers left out). A failing document is reported on standard error and
 skipped; the others go on; the exit status is 1 if any failed, 2 for a bad command line, 130 when
 interrupted. Outputs are written whole or not at all.
 
@@ -180,7 +181,7 @@ func flagSyntax(p engine.Param) string {
 func paramHelp(p engine.Param) string {
 	h := p.Help
 	if p.Name == "output_format" {
-		h = "json, jsonl, csv or text (application/json and text/csv work too)"
+		h = "json, jsonl, csv, text or markdown (application/json and text/csv work too)"
 	} else if len(p.Choices) > 0 {
 		h += ": " + strings.Join(p.Choices, ", ")
 	}

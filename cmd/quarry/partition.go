@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/all"
 )
@@ -215,8 +216,8 @@ func flagError(fs *flag.FlagSet, err error, cmd string) string {
 	return msg
 }
 
-// setFormat reads --output_format: the short names json, jsonl, csv and text, or the API's
-// MIME types.
+// setFormat reads --output_format: the short names json, jsonl, csv, text and markdown, or the
+// API's MIME types.
 func (c *partitionCmd) setFormat() error {
 	v := "json"
 	if vs := c.form["output_format"]; len(vs) > 0 {
@@ -231,8 +232,10 @@ func (c *partitionCmd) setFormat() error {
 		c.format = "csv"
 	case "text", "txt", "text/plain":
 		c.format = "text"
+	case "markdown", "md", "text/markdown":
+		c.format = "markdown"
 	default:
-		return usageError("partition: unknown output format %q; choose json, jsonl, csv or text", v)
+		return usageError("partition: unknown output format %q; choose json, jsonl, csv, text or markdown", v)
 	}
 	mime := "application/json"
 	if c.format == "csv" {
@@ -250,6 +253,8 @@ func (c *partitionCmd) ext() string {
 		return ".csv"
 	case "text":
 		return ".txt"
+	case "markdown":
+		return ".md"
 	}
 	return ".json"
 }
@@ -589,6 +594,11 @@ func (c *partitionCmd) render(in input, elems []element.Element) []byte {
 			}
 			b.WriteString(e.Text)
 			b.WriteString("\n\n")
+		}
+	case "markdown":
+		if md := markdown.Marshal(elems); len(md) > 0 {
+			b.Write(md)
+			b.WriteByte('\n')
 		}
 	default:
 		if multiStream {
