@@ -168,12 +168,12 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 		taken = append(taken, b)
 	}
 	// Pictures: images and vector drawings; the text on them (labels, a chart's axes) is
-	// theirs, unless the picture is a page background under running text.
+	// theirs, unless the picture is a page background under running text. Their boxes are
+	// not taken from the text flow (only tables' are): the words over a picture must reach
+	// the blocks below to be given to it or kept as text, never dropped with it.
 	for _, f := range figures(p, taken) {
 		b := toBox(f.b.x0, f.b.y0, f.b.x1, f.b.y1)
-		r := region{typ: element.Image, b: b, img: f.img}
-		regions = append(regions, r)
-		taken = append(taken, b)
+		regions = append(regions, region{typ: element.Image, b: b, img: f.img})
 	}
 
 	lines := d.flowLines(p, srcs, taken)
@@ -181,13 +181,15 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	blocks := buildBlocks(joinLabels(lines, H), body)
 	// Text inside a picture becomes the picture's text, when the picture holds little text: a
 	// drawing or image under running text is a background, not a picture with labels.
+	// A picture over half the page (a decorative frame, a full-page drawing) is a background
+	// whatever the amount of text on it: its words stay text.
 	inPicture := make([]int, len(blocks))
 	words := make([]int, len(regions))
 	for k, bl := range blocks {
 		inPicture[k] = -1
 		cx, cy := (bl.b.x0+bl.b.x1)/2, (bl.b.y0+bl.b.y1)/2
 		for i := range regions {
-			if regions[i].typ == element.Image && regions[i].b.contains(cx, cy) {
+			if regions[i].typ == element.Image && regions[i].b.contains(cx, cy) && regions[i].b.w()*regions[i].b.h() <= 0.5*p.Width*p.Height {
 				inPicture[k] = i
 				words[i] += len(strings.Fields(bl.text))
 				break

@@ -333,3 +333,34 @@ func TestTitlesAreWords(t *testing.T) {
 		}
 	}
 }
+
+// curvesAround draws a border of small curves around the box (a decorative frame or a
+// chart's outline): one cluster of drawing items, which figures takes as a picture.
+func curvesAround(x0, y0, x1, y1 float64) string {
+	var b strings.Builder
+	for x := x0; x < x1; x += 8 {
+		fmt.Fprintf(&b, "%g %g m %g %g %g %g %g %g c S\n", x, y0, x+2, y0+3, x+6, y0-3, x+8, y0)
+		fmt.Fprintf(&b, "%g %g m %g %g %g %g %g %g c S\n", x, y1, x+2, y1+3, x+6, y1-3, x+8, y1)
+	}
+	for y := y0; y < y1; y += 8 {
+		fmt.Fprintf(&b, "%g %g m %g %g %g %g %g %g c S\n", x0, y, x0+3, y+2, x0-3, y+6, x0, y+8)
+		fmt.Fprintf(&b, "%g %g m %g %g %g %g %g %g c S\n", x1, y, x1+3, y+2, x1-3, y+6, x1, y+8)
+	}
+	return b.String()
+}
+
+// Text drawn over a picture is never dropped with it: over a page-sized frame it stays text
+// (the title keeps its type), over a small drawing it is the picture's text (a label).
+func TestTextOverPicturesKept(t *testing.T) {
+	c := curvesAround(30, 36, 564, 804) +
+		pdftest.Text("F2", 24, 200, 700, "Walden Pond") +
+		paragraph(72, 640, "Some words of running text sit inside the frame", "and a second line of them follows the first.") +
+		curvesAround(350, 200, 500, 350) + pdftest.Text("F1", 9, 380, 270, "Revenue by year")
+	els := layoutBytes(t, docOf(c).Bytes())
+	got := strings.Join(texts(els), " | ")
+	for _, want := range []string{"Title: Walden Pond", "running text sit inside the frame", "Revenue by year"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q missing from %q", want, got)
+		}
+	}
+}
