@@ -2,11 +2,22 @@
 // does: LibreOffice converts them to their Office Open XML counterparts (DOCX, PPTX, XLSX),
 // whose registered partitioners then produce the elements.
 //
-// LibreOffice runs headless in a separate process group, with a private profile directory per
-// conversion (so concurrent conversions never share state), under a memory limit (prlimit:
-// DefaultMemoryLimit, QUARRY_OFFICE_MEMORY_MB) and a deadline after which the whole process
-// group is killed. The Debian packages libreoffice-writer-nogui,
-// libreoffice-impress-nogui and libreoffice-calc-nogui provide it.
+// LibreOffice runs headless with a private profile directory per conversion (so concurrent
+// conversions never share state), under a memory limit (prlimit: DefaultMemoryLimit,
+// QUARRY_OFFICE_MEMORY_MB) and a deadline. A conversion never outlives its request or its
+// process:
+//   - soffice.bin is started directly, not through the soffice launcher (a shell script that
+//     execs oosplash, which forks soffice.bin), so the parent-death signal (Linux) lands on
+//     the process that converts; its restart after creating the profile (exit status 81) is
+//     done here, as oosplash would;
+//   - it leads its own process group, killed whole when the context ends, at the deadline and
+//     after it exits, which takes the helpers it forks with it;
+//   - a small shell guard, holding one end of a pipe to this process, kills that group and
+//     removes the conversion's temporary directory if this process dies first (SIGKILL from
+//     the plugin host, a crash), which no deferred cleanup could do.
+//
+// The Debian packages libreoffice-writer-nogui, libreoffice-impress-nogui and
+// libreoffice-calc-nogui provide LibreOffice.
 package office
 
 import (
@@ -151,6 +162,30 @@ func limited(bin string, limit uint64, args ...string) (string, []string) {
 		"--", bin}, args...)
 }
 
+// restartExit is the exit status with which soffice.bin asks its launcher to start it again
+// (EXITHELPER_NORMAL_RESTART: it has just created the user profile); maxStarts bounds the
+// restarts.
+const (
+	restartExit = 81
+	maxStarts   = 3
+)
+
+// direct returns the soffice.bin beside bin when bin is LibreOffice's launcher, else bin.
+// The launcher (soffice, libreoffice) is a shell script that execs oosplash, which forks
+// soffice.bin: the parent-death signal set on the process started would not reach
+// soffice.bin, and oosplash's restart after profile creation is done here instead.
+func direct(bin string) string {
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil || filepath.Base(real) != "soffice" {
+		return bin
+	}
+	exe := filepath.Join(filepath.Dir(real), "soffice.bin")
+	if fi, err := os.Stat(exe); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return exe
+	}
+	return bin
+}
+
 // ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
 var ErrNotInstalled = errors.New("soffice command was not found. Please install libreoffice on your system and try again")
 
@@ -204,7 +239,18 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	if err != nil {
 		return nil, fmt.Errorf("office: temp dir: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	// The guard removes dir and kills LibreOffice's process group should this process die
+	// before the deferred cleanup runs. It is released after dir is gone, so there is no
+	// moment at which neither would remove it.
+	g, err := startGuard(dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("office: %w", err)
+	}
+	defer func() {
+		_ = os.RemoveAll(dir)
+		g.release()
+	}()
 	in := filepath.Join(dir, "document"+ext)
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("office: write input: %w", err)
@@ -215,25 +261,45 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	limit := c.memoryLimit()
-	path, args := limited(bin, limit,
-		"-env:UserInstallation=file://"+filepath.ToSlash(profile),
-		"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
-		"--convert-to", format, "--outdir", outDir, in)
-	cmd := exec.CommandContext(runCtx, path, args...)
-	cmd.Dir = dir
-	// HOME points into the temporary directory so nothing is written to the user's home.
-	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
-	setGroup(cmd)
-	dieWithParent(cmd)
-	// soffice is a launcher that forks soffice.bin: kill the whole process group, not just
-	// the launcher, so a hung conversion leaves nothing behind.
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
+	// The parent-death signal is sent when the thread that started the child exits, not the
+	// process (golang.org/issue/27505): keep this goroutine on its thread while LibreOffice
+	// runs, so no other goroutine can lock the thread and end it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	stderr := &capped{max: 8 << 10}
-	cmd.Stdout = stderr
-	cmd.Stderr = stderr
-	runErr := cmd.Run()
-	_ = killGroup(cmd) // reap any child that outlived the launcher
+	var runErr error
+	for attempt := 1; ; attempt++ {
+		path, args := limited(direct(bin), limit,
+			"-env:UserInstallation=file://"+filepath.ToSlash(profile),
+			"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
+			"--convert-to", format, "--outdir", outDir, in)
+		cmd := exec.CommandContext(runCtx, path, args...)
+		cmd.Dir = dir
+		// HOME points into the temporary directory so nothing is written to the user's home.
+		cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
+		setGroup(cmd)
+		dieWithParent(cmd)
+		// LibreOffice forks helpers (soffice.bin runs `sh -c paperconf`; the launcher forks
+		// soffice.bin): kill the whole process group, not just the process started, so a hung
+		// conversion leaves nothing behind.
+		cmd.Cancel = func() error { return killGroup(cmd) }
+		cmd.WaitDelay = 5 * time.Second
+		stderr.Reset()
+		cmd.Stdout = stderr
+		cmd.Stderr = stderr
+		if runErr = cmd.Start(); runErr != nil {
+			break
+		}
+		g.watch(cmd.Process.Pid)
+		runErr = cmd.Wait()
+		_ = killGroup(cmd) // reap any child that outlived it
+		g.watch(0)
+		// soffice.bin exits with restartExit after creating a fresh profile, expecting its
+		// launcher to start it again.
+		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != restartExit || attempt == maxStarts || runCtx.Err() != nil {
+			break
+		}
+	}
 
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -352,3 +352,62 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("conversion under 48 MiB: %v", err)
 	}
 }
+
+// fakeOffice writes an executable shell script at path whose body runs with $out set to the
+// --outdir argument.
+func fakeOffice(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = --outdir ] && out=$2; shift; done\n"
+	if err := os.WriteFile(path, []byte(head+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRestartAfterProfile: soffice.bin exits with status 81 after creating a fresh profile
+// and expects to be started again (its launcher's job, done by the converter); a binary that
+// keeps asking is given up on after a few starts.
+func TestRestartAfterProfile(t *testing.T) {
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	bin := filepath.Join(dir, "soffice")
+	fakeOffice(t, bin, "echo start >> "+starts+"\n[ $(wc -l < "+starts+") -lt 2 ] && exit 81\nmkdir -p \"$out\" && printf converted > \"$out/document.docx\"\n")
+	out, err := office.Converter{Binary: bin}.Convert(context.Background(), []byte("x"), ".doc", "docx")
+	if err != nil || string(out) != "converted" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") != 2 {
+		t.Errorf("started %d times, want 2", strings.Count(string(b), "start"))
+	}
+
+	_ = os.Remove(starts)
+	fakeOffice(t, bin, "echo start >> "+starts+"\nexit 81\n")
+	if _, err := (office.Converter{Binary: bin}).Convert(context.Background(), []byte("x"), ".doc", "docx"); err == nil {
+		t.Fatal("a binary that always exits 81 converted")
+	}
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") != 3 {
+		t.Errorf("started %d times, want 3", strings.Count(string(b), "start"))
+	}
+}
+
+// TestLauncherBypassed: given LibreOffice's launcher (or a link to it), the converter runs the
+// soffice.bin beside it, so the parent-death signal lands on the process that converts.
+func TestLauncherBypassed(t *testing.T) {
+	dir := t.TempDir()
+	program := filepath.Join(dir, "lib", "libreoffice", "program")
+	fakeOffice(t, filepath.Join(program, "soffice"), "exit 3\n")
+	fakeOffice(t, filepath.Join(program, "soffice.bin"), "mkdir -p \"$out\" && printf direct > \"$out/document.docx\"\n")
+	link := filepath.Join(dir, "bin", "libreoffice")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../lib/libreoffice/program/soffice", link); err != nil {
+		t.Fatal(err)
+	}
+	out, err := office.Converter{Binary: link}.Convert(context.Background(), []byte("x"), ".doc", "docx")
+	if err != nil || string(out) != "direct" {
+		t.Fatalf("got %q, %v; want soffice.bin's output", out, err)
+	}
+}
