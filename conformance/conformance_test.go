@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/all"
@@ -111,7 +112,7 @@ func Run(c Case) Result {
 		r.Err = err
 		return r
 	}
-	opts, err := engine.OptionsFromForm(c.Form)
+	opts, err := partitionapi.OptionsFromForm(c.Form)
 	if err != nil {
 		r.Err = err
 		return r
@@ -244,7 +245,7 @@ func check(t *testing.T, cases []Case) {
 // firstDiffs describes the first mismatching elements of a case, for failure messages.
 func firstDiffs(c Case, n int) string {
 	data, _ := os.ReadFile(filepath.Join(refDir, "docs", c.Doc))
-	opts, _ := engine.OptionsFromForm(c.Form)
+	opts, _ := partitionapi.OptionsFromForm(c.Form)
 	out, err := engine.Partition(context.Background(), engine.NewDocument(c.Doc, data), opts)
 	if err != nil {
 		return err.Error()

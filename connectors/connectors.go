@@ -72,7 +72,7 @@ type Kind struct {
 	// them changed; otherwise the client must send the secret again, so a stored password cannot
 	// be retargeted at another host. Nil means every key that is not a secret.
 	Targets []string
-	// Validate checks a config; it returns a *engine.ValidationError whose locations are
+	// Validate checks a config; it returns a *schema.ValidationError whose locations are
 	// ["body", "config", key] so the API answers 422 with the list-form detail.
 	Validate func(config map[string]any, env Env) error
 	// NewSource builds a source; nil when the type cannot be a source.

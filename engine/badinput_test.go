@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/all"
@@ -21,7 +22,7 @@ import (
 
 func partition(t *testing.T, name string, data []byte, form map[string][]string) ([]element.Element, error) {
 	t.Helper()
-	opts, err := engine.OptionsFromForm(form)
+	opts, err := partitionapi.OptionsFromForm(form)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func OptionsFromKeys(k contract.Options) Options {
 			continue
 		}
 		if spec.Kind == contract.List {
-			setList(&o, name, slices.Clone(vs))
+			o.Set(name, slices.Clone(vs))
 			continue
 		}
 		if len(vs) == 0 {
@@ -84,18 +84,18 @@ func OptionsFromKeys(k contract.Options) Options {
 		switch spec.Kind {
 		case contract.Bool:
 			if b, err := strconv.ParseBool(v); err == nil {
-				setBool(&o, name, b)
+				o.Set(name, b)
 			}
 		case contract.Int:
 			if n, err := strconv.Atoi(v); err == nil {
-				setInt(&o, name, n)
+				o.Set(name, n)
 			}
 		case contract.Float:
 			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				setFloat(&o, name, f)
+				o.Set(name, f)
 			}
 		case contract.String:
-			setString(&o, name, v)
+			o.Set(name, v)
 		}
 	}
 	return o

@@ -191,6 +191,10 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 	return nil, "", Errorf(KindBadRequest, "Invalid strategy: %s. Must be one of %s", name, pyList(Strategies()))
 }
 
+// builtinStrategies are the reference's strategies: one that is not installed is reported as
+// such rather than as unknown (the API schema accepts them all, api/partitionapi).
+var builtinStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
+
 // resolveStrategy applies the reference's rules for "auto" and its fallbacks when a strategy is
 // not installed (partition-api.md §7.1), and says in a few words why it chose what it did.
 func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Options) (string, string, error) {

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/partitionapi"
+	"github.com/quarrydocs/quarry/api/schema"
 )
 
 // upload is one file part.
@@ -22,7 +23,7 @@ type upload struct {
 // readForm reads the request body: text fields (by name, repeated values kept) and the
 // "files" parts in upload order. fieldErrs reports "files" fields sent as plain text, as the
 // reference's schema does. The body is already capped by MaxBytesReader.
-func readForm(r *http.Request) (form map[string][]string, uploads []upload, fieldErrs []engine.FieldError, err error) {
+func readForm(r *http.Request) (form map[string][]string, uploads []upload, fieldErrs []schema.FieldError, err error) {
 	form = map[string][]string{}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
@@ -86,8 +87,8 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 }
 
 // notAFile is the reference's schema error for a "files" field that carries text.
-func notAFile(i int, v string) engine.FieldError {
-	return engine.FieldError{
+func notAFile(i int, v string) schema.FieldError {
+	return schema.FieldError{
 		Type:  "value_error",
 		Loc:   []string{"body", "files", strconv.Itoa(i)},
 		Msg:   "Value error, Expected UploadFile, received: <class 'str'>",
@@ -182,7 +183,7 @@ func wantsMultipart(h string) bool {
 // listParams are the list-typed partition parameters.
 var listParams = func() map[string]bool {
 	m := map[string]bool{}
-	for _, p := range engine.Params() {
+	for _, p := range partitionapi.Params() {
 		if p.Kind == "list" {
 			m[p.Name] = true
 		}

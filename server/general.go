@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/apikey"
@@ -76,19 +78,19 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 
 	// 1. Schema validation: every bad field, then a missing files part, in one 422.
 	splitCommaLists(form)
-	opts, err := engine.OptionsFromForm(form)
-	var verr *engine.ValidationError
+	opts, err := partitionapi.OptionsFromForm(form)
+	var verr *schema.ValidationError
 	if err != nil && !errors.As(err, &verr) {
 		writeDetail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	var schemaErrs []engine.FieldError
+	var schemaErrs []schema.FieldError
 	if verr != nil {
 		schemaErrs = append(schemaErrs, verr.Errors...)
 	}
 	schemaErrs = append(schemaErrs, fieldErrs...)
 	if len(uploads) == 0 && len(fieldErrs) == 0 {
-		schemaErrs = append(schemaErrs, engine.FieldError{Type: "missing", Loc: []string{"body", "files"}, Msg: "Field required", Input: nil})
+		schemaErrs = append(schemaErrs, schema.FieldError{Type: "missing", Loc: []string{"body", "files"}, Msg: "Field required", Input: nil})
 	}
 	if len(schemaErrs) > 0 {
 		writeJSON(w, http.StatusUnprocessableEntity, detailBody(schemaErrs))
@@ -228,7 +230,7 @@ func errorStatus(err error) (int, string) {
 		}
 		return http.StatusInternalServerError, ee.Msg
 	}
-	var verr *engine.ValidationError
+	var verr *schema.ValidationError
 	if errors.As(err, &verr) {
 		return http.StatusBadRequest, verr.Error()
 	}

@@ -7,13 +7,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/openapi"
 )
 
 // paramSchema is the OpenAPI schema of one form parameter, derived from engine.Params so the
 // document cannot drift from what the server parses.
-func paramSchema(p engine.Param) map[string]any {
+func paramSchema(p partitionapi.Param) map[string]any {
 	s := map[string]any{"description": p.Help}
 	switch p.Kind {
 	case "strict_bool":
@@ -96,7 +97,7 @@ func openAPIDocument(extensions ...func(paths map[string]any, c openapi.Componen
 			"description": "The documents to partition (one part per file). A .gz file is decompressed first.",
 		},
 	}
-	for _, p := range engine.Params() {
+	for _, p := range partitionapi.Params() {
 		props[p.Name] = paramSchema(p)
 	}
 	partition := map[string]any{
@@ -237,7 +238,7 @@ type docsData struct {
 // docsRows lists the partition parameters for the docs page's table.
 func docsRows() []docsRow {
 	var rows []docsRow
-	for _, p := range engine.Params() {
+	for _, p := range partitionapi.Params() {
 		s := paramSchema(p)
 		typ := s["type"].(string)
 		if p.Kind == "list" {

@@ -1,10 +1,12 @@
 package server
 
-import "github.com/quarrydocs/quarry/engine"
+import (
+	"github.com/quarrydocs/quarry/api/partitionapi"
+)
 
 func engineParamNames() []string {
 	var out []string
-	for _, p := range engine.Params() {
+	for _, p := range partitionapi.Params() {
 		out = append(out, p.Name)
 	}
 	return out

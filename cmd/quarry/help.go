@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/partitionapi"
 )
 
 const usage = `Quarry turns documents into typed elements (the Unstructured partition API's output).
@@ -103,8 +103,8 @@ var cliFlags = map[string][][2]string{
 }
 
 func partitionHelp(w io.Writer) {
-	params := map[string]engine.Param{}
-	for _, p := range engine.Params() {
+	params := map[string]partitionapi.Param{}
+	for _, p := range partitionapi.Params() {
 		params[p.Name] = p
 	}
 	placed := map[string]bool{}
@@ -140,8 +140,8 @@ for each PDF or image and why.
 			writeFlagLine(&b, flagSyntax(p), paramHelp(p))
 		}
 	}
-	var other []engine.Param
-	for _, p := range engine.Params() {
+	var other []partitionapi.Param
+	for _, p := range partitionapi.Params() {
 		if !placed[p.Name] && !hiddenParams[p.Name] {
 			other = append(other, p)
 		}
@@ -164,7 +164,7 @@ Examples:
 	io.WriteString(w, b.String())
 }
 
-func flagSyntax(p engine.Param) string {
+func flagSyntax(p partitionapi.Param) string {
 	switch {
 	case strings.HasSuffix(p.Kind, "bool"):
 		return "--" + p.Name
@@ -178,7 +178,7 @@ func flagSyntax(p engine.Param) string {
 	return "--" + p.Name + " VALUE"
 }
 
-func paramHelp(p engine.Param) string {
+func paramHelp(p partitionapi.Param) string {
 	h := p.Help
 	if p.Name == "output_format" {
 		h = "json, jsonl, csv, text or markdown (application/json and text/csv work too)"

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
@@ -73,7 +74,7 @@ type input struct {
 func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
 	fs := flag.NewFlagSet("partition", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are phrased by parseError, help by partitionHelp
-	for _, p := range engine.Params() {
+	for _, p := range partitionapi.Params() {
 		fv := &formValue{form: c.form, name: p.Name, isList: p.Kind == "list", isBool: strings.HasSuffix(p.Kind, "bool")}
 		fs.Var(fv, p.Name, p.Help)
 	}
@@ -121,7 +122,7 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 	if c.outFile != "" && c.outDir != "" {
 		return usageError("partition: -o and --output-dir cannot be used together; -o writes one file, --output-dir one file per input")
 	}
-	if c.opts, err = engine.OptionsFromForm(c.form); err != nil {
+	if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
 		return usageError("partition: %v", err)
 	}
 	if c.inputs, err = expandInputs(paths, c.recursive, stdin); err != nil {

@@ -18,9 +18,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 func TestValidate(t *testing.T) {
@@ -55,9 +55,9 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			var ve *engine.ValidationError
+			var ve *schema.ValidationError
 			if !errors.As(err, &ve) {
-				t.Fatalf("want *engine.ValidationError, got %v", err)
+				t.Fatalf("want *schema.ValidationError, got %v", err)
 			}
 			var got []string
 			for _, fe := range ve.Errors {

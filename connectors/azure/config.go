@@ -1,15 +1,12 @@
 package azure
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
@@ -67,7 +64,7 @@ func Defaults(config map[string]any) map[string]any {
 	}
 	if v, ok := out["recursive"]; !ok || v == nil {
 		out["recursive"] = true
-	} else if b, ok := lenientBool(v); ok {
+	} else if b, ok := schema.JSONBool(v); ok {
 		out["recursive"] = b
 	}
 	return out
@@ -83,9 +80,9 @@ func Validate(config map[string]any) error {
 // ParseConfig validates config and returns it typed.
 func ParseConfig(config map[string]any) (Config, error) {
 	var c Config
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	add := func(key, typ, msg string, input any, ctx map[string]any) {
-		errs = append(errs, engine.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input, Ctx: ctx})
+		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input, Ctx: ctx})
 	}
 	str := func(key string, dst *string, required bool) {
 		v, ok := config[key]
@@ -112,7 +109,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 	str("sas_token", &c.SASToken, false)
 	c.Recursive = true
 	if v, ok := config["recursive"]; ok && v != nil {
-		if b, ok := lenientBool(v); ok {
+		if b, ok := schema.JSONBool(v); ok {
 			c.Recursive = b
 		} else {
 			add("recursive", "bool_type", "Input should be a valid boolean", v, nil)
@@ -159,7 +156,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 		add("account_name", "value_error", "Value error, either connection_string or account_name must be set", nil, nil)
 	}
 	if len(errs) > 0 {
-		return Config{}, &engine.ValidationError{Errors: errs}
+		return Config{}, &schema.ValidationError{Errors: errs}
 	}
 	return c, nil
 }
@@ -169,7 +166,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 func CheckEndpoint(c Config, allowPrivate bool) error {
 	if c.ConnectionString != "" {
 		if _, err := connStringEndpoint(c.ConnectionString, allowPrivate); err != nil {
-			return &engine.ValidationError{Errors: []engine.FieldError{{Type: "value_error", Loc: []string{"body", "config", "connection_string"}, Msg: "Value error, " + err.Error()}}}
+			return &schema.ValidationError{Errors: []schema.FieldError{{Type: "value_error", Loc: []string{"body", "config", "connection_string"}, Msg: "Value error, " + err.Error()}}}
 		}
 		return nil
 	}
@@ -243,7 +240,7 @@ var abfsHostRe = regexp.MustCompile(`^[a-z0-9]{3,24}\.[a-z]([a-z0-9-]*[a-z0-9])?
 
 var hostSuffixRe = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
 
-func hasKeyError(errs []engine.FieldError, keys ...string) bool {
+func hasKeyError(errs []schema.FieldError, keys ...string) bool {
 	for _, e := range errs {
 		for _, k := range keys {
 			if e.Loc[len(e.Loc)-1] == k {
@@ -272,32 +269,4 @@ func splitRemoteURL(u string) (protocol, container, prefix, account string, err 
 		return "", "", "", "", fmt.Errorf("remote_url %q names no container", u)
 	}
 	return protocol, container, prefix, account, nil
-}
-
-// lenientBool accepts what pydantic's lax mode accepts for a bool in JSON input.
-func lenientBool(v any) (bool, bool) {
-	switch x := v.(type) {
-	case bool:
-		return x, true
-	case string:
-		switch strings.ToLower(x) {
-		case "0", "off", "f", "false", "n", "no":
-			return false, true
-		case "1", "on", "t", "true", "y", "yes":
-			return true, true
-		}
-	case float64:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case int:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case json.Number:
-		if f, err := strconv.ParseFloat(string(x), 64); err == nil && (f == 0 || f == 1) && !math.IsNaN(f) {
-			return f == 1, true
-		}
-	}
-	return false, false
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/schema"
 )
 
 // Config is a parsed Confluence source config (platform.md §1.10).
@@ -81,7 +81,7 @@ func Defaults(config map[string]any) map[string]any {
 		}
 	}
 	for _, k := range []string{"cloud", "extract_images", "extract_files"} {
-		if b, ok := lenientBool(out[k]); ok {
+		if b, ok := schema.JSONBool(out[k]); ok {
 			out[k] = b
 		} else if out[k] == nil {
 			out[k] = false
@@ -89,7 +89,7 @@ func Defaults(config map[string]any) map[string]any {
 	}
 	// Our own booleans are echoed only when given, normalised like the reference's.
 	for _, k := range []string{"scoped_token", "include_archived"} {
-		if b, ok := lenientBool(out[k]); ok {
+		if b, ok := schema.JSONBool(out[k]); ok {
 			out[k] = b
 		}
 	}
@@ -117,9 +117,9 @@ func ParseConfig(config map[string]any) (Config, error) {
 		config = map[string]any{}
 	}
 	c := Config{MaxSpaces: defaultMaxSpaces, MaxDocs: defaultMaxDocs}
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	add := func(key, typ, msg string, input any, ctx map[string]any) {
-		errs = append(errs, engine.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input, Ctx: ctx})
+		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input, Ctx: ctx})
 	}
 	str := func(key string, dst *string) bool {
 		v, ok := config[key]
@@ -136,7 +136,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 	}
 	boolean := func(key string, dst *bool) {
 		if v, ok := config[key]; ok && v != nil {
-			if b, ok := lenientBool(v); ok {
+			if b, ok := schema.JSONBool(v); ok {
 				*dst = b
 			} else {
 				add(key, "bool_type", "Input should be a valid boolean", v, nil)
@@ -186,7 +186,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 		for i, item := range list {
 			s, ok := item.(string)
 			if !ok {
-				errs = append(errs, engine.FieldError{Type: "string_type", Loc: []string{"body", "config", "spaces", strconv.Itoa(i)}, Msg: "Input should be a valid string", Input: item})
+				errs = append(errs, schema.FieldError{Type: "string_type", Loc: []string{"body", "config", "spaces", strconv.Itoa(i)}, Msg: "Input should be a valid string", Input: item})
 				continue
 			}
 			if s = strings.TrimSpace(s); s != "" {
@@ -202,7 +202,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 		for i, item := range list {
 			s, ok := item.(string)
 			if !ok || strings.ContainsAny(s, "/@ ") || s == "" {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, a media host is a host name (optionally with :port)", Input: item})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, a media host is a host name (optionally with :port)", Input: item})
 				continue
 			}
 			c.MediaHosts = append(c.MediaHosts, strings.ToLower(s))
@@ -243,7 +243,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return Config{}, &engine.ValidationError{Errors: errs}
+		return Config{}, &schema.ValidationError{Errors: errs}
 	}
 	return c, nil
 }
@@ -271,34 +271,6 @@ func validCloudID(s string) bool {
 		}
 	}
 	return true
-}
-
-// lenientBool accepts what pydantic's lax mode accepts for a bool in JSON input.
-func lenientBool(v any) (bool, bool) {
-	switch x := v.(type) {
-	case bool:
-		return x, true
-	case string:
-		switch strings.ToLower(x) {
-		case "0", "off", "f", "false", "n", "no":
-			return false, true
-		case "1", "on", "t", "true", "y", "yes":
-			return true, true
-		}
-	case float64:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case int:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case json.Number:
-		if f, err := x.Float64(); err == nil && (f == 0 || f == 1) {
-			return f == 1, true
-		}
-	}
-	return false, false
 }
 
 // lenientInt accepts integers, integral floats and numeric strings, as pydantic's lax mode does.

@@ -24,8 +24,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
@@ -60,9 +60,9 @@ func parseForEnv(config map[string]any, env connectors.Env) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	if err := netguard.CheckURL(c.URL, env.AllowPrivateNetwork); err != nil {
-		errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "url"}, Msg: "Value error, url: " + err.Error(), Input: c.URL})
+		errs = append(errs, schema.FieldError{Type: "value_error", Loc: []string{"body", "config", "url"}, Msg: "Value error, url: " + err.Error(), Input: c.URL})
 	}
 	for i, h := range c.MediaHosts {
 		if env.AllowPrivateNetwork {
@@ -73,11 +73,11 @@ func parseForEnv(config map[string]any, env connectors.Env) (Config, error) {
 			host = hp
 		}
 		if err := netguard.CheckHost(host); err != nil {
-			errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, media host: " + err.Error(), Input: h})
+			errs = append(errs, schema.FieldError{Type: "value_error", Loc: []string{"body", "config", "media_hosts", strconv.Itoa(i)}, Msg: "Value error, media host: " + err.Error(), Input: h})
 		}
 	}
 	if len(errs) > 0 {
-		return Config{}, &engine.ValidationError{Errors: errs}
+		return Config{}, &schema.ValidationError{Errors: errs}
 	}
 	return c, nil
 }

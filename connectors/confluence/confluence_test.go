@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/connectors/confluence/confluencetest"
 	"github.com/quarrydocs/quarry/engine"
@@ -75,9 +76,9 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			var ve *engine.ValidationError
+			var ve *schema.ValidationError
 			if !errors.As(err, &ve) {
-				t.Fatalf("want *engine.ValidationError, got %v", err)
+				t.Fatalf("want *schema.ValidationError, got %v", err)
 			}
 			var got []string
 			for _, fe := range ve.Errors {

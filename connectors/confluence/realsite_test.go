@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/connectors/confluence/confluencetest"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/netguard"
 )
 
@@ -560,7 +560,7 @@ func TestRegistryNetworkPolicy(t *testing.T) {
 	k, _ := connectors.Lookup("confluence")
 	config := map[string]any{"url": f.SiteURL(), "username": f.User, "api_token": f.Secret, "cloud": true, "spaces": []any{"DEV"},
 		"media_hosts": []any{f.MediaHost()}}
-	var ve *engine.ValidationError
+	var ve *schema.ValidationError
 	if err := k.Validate(config, connectors.Env{}); !errors.As(err, &ve) || len(ve.Errors) != 2 ||
 		strings.Join(ve.Errors[0].Loc, ".") != "body.config.url" || strings.Join(ve.Errors[1].Loc, ".") != "body.config.media_hosts.0" {
 		t.Fatalf("Validate without private networks: %v", err)

@@ -30,9 +30,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 func init() {
@@ -53,9 +53,9 @@ var ErrNoRoot = errors.New("the local connector is disabled on this server: no l
 
 // Validate checks a local connector config against the operator's roots.
 func Validate(config map[string]any, env connectors.Env) error {
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	fail := func(key, typ, msg string, input any) {
-		errs = append(errs, engine.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input})
+		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", "config", key}, Msg: msg, Input: input})
 	}
 	switch p := config["path"].(type) {
 	case nil:
@@ -86,7 +86,7 @@ func Validate(config map[string]any, env connectors.Env) error {
 		}
 	}
 	if len(errs) > 0 {
-		return &engine.ValidationError{Errors: errs}
+		return &schema.ValidationError{Errors: errs}
 	}
 	return nil
 }

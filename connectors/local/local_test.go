@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 func write(t *testing.T, root, rel, body string) {
@@ -40,7 +40,7 @@ func TestValidate(t *testing.T) {
 		{map[string]any{"path": "/srv/docsx"}, []string{"path"}},
 	} {
 		err := Validate(tc.config, connectors.Env{LocalRoots: []string{"/srv/docs"}})
-		var ve *engine.ValidationError
+		var ve *schema.ValidationError
 		if len(tc.fields) == 0 {
 			if err != nil {
 				t.Errorf("%v: %v", tc.config, err)

@@ -16,8 +16,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/platform/jobs"
 	"github.com/quarrydocs/quarry/platform/secret"
@@ -153,7 +153,7 @@ func detail(w http.ResponseWriter, status int, msg string) {
 }
 
 // validation answers 422 with the list-form detail.
-func validation(w http.ResponseWriter, errs []engine.FieldError) {
+func validation(w http.ResponseWriter, errs []schema.FieldError) {
 	items := make([]map[string]any, len(errs))
 	for i, fe := range errs {
 		loc := make([]any, len(fe.Loc))
@@ -186,7 +186,7 @@ func pathID(w http.ResponseWriter, r *http.Request, name string) (string, bool) 
 	raw := r.PathValue("id")
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		validation(w, []engine.FieldError{{Type: "uuid_parsing", Loc: []string{"path", name},
+		validation(w, []schema.FieldError{{Type: "uuid_parsing", Loc: []string{"path", name},
 			Msg: "Input should be a valid UUID, " + strings.TrimPrefix(err.Error(), "invalid UUID "), Input: raw}})
 		return "", false
 	}
@@ -212,16 +212,16 @@ func (a *API) decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any
 		}
 		msg := "JSON decode error"
 		if err.Error() == "EOF" {
-			validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"body"}, Msg: "Field required", Input: nil}})
+			validation(w, []schema.FieldError{{Type: "missing", Loc: []string{"body"}, Msg: "Field required", Input: nil}})
 			return nil, false
 		}
-		validation(w, []engine.FieldError{{Type: "json_invalid", Loc: []string{"body"}, Msg: msg, Input: map[string]any{},
+		validation(w, []schema.FieldError{{Type: "json_invalid", Loc: []string{"body"}, Msg: msg, Input: map[string]any{},
 			Ctx: map[string]any{"error": err.Error()}}})
 		return nil, false
 	}
 	obj, ok := body.(map[string]any)
 	if !ok {
-		validation(w, []engine.FieldError{{Type: "model_attributes_type", Loc: []string{"body"},
+		validation(w, []schema.FieldError{{Type: "model_attributes_type", Loc: []string{"body"},
 			Msg: "Input should be a valid dictionary or object to extract fields from", Input: body}})
 		return nil, false
 	}
@@ -231,11 +231,11 @@ func (a *API) decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any
 // fields collects 422 errors for a body.
 type fields struct {
 	body map[string]any
-	errs []engine.FieldError
+	errs []schema.FieldError
 }
 
 func (f *fields) fail(typ, msg string, input any, loc ...string) {
-	f.errs = append(f.errs, engine.FieldError{Type: typ, Loc: append([]string{"body"}, loc...), Msg: msg, Input: input})
+	f.errs = append(f.errs, schema.FieldError{Type: typ, Loc: append([]string{"body"}, loc...), Msg: msg, Input: input})
 }
 
 func (f *fields) missing(key string) { f.fail("missing", "Field required", f.body, key) }

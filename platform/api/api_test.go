@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/platform"
 	"github.com/quarrydocs/quarry/platform/internal/pgtest"
 	"github.com/quarrydocs/quarry/platform/jobs"
@@ -29,15 +29,15 @@ func init() {
 		Type:    "vault",
 		Secrets: []string{"password", "token"},
 		Validate: func(cfg map[string]any, _ connectors.Env) error {
-			var errs []engine.FieldError
+			var errs []schema.FieldError
 			if _, ok := cfg["url"].(string); !ok {
-				errs = append(errs, engine.FieldError{Type: "missing", Loc: []string{"body", "config", "url"}, Msg: "Field required", Input: cfg})
+				errs = append(errs, schema.FieldError{Type: "missing", Loc: []string{"body", "config", "url"}, Msg: "Field required", Input: cfg})
 			}
 			if cfg["password"] == nil && cfg["token"] == nil {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, no form of auth", Input: cfg})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, no form of auth", Input: cfg})
 			}
 			if len(errs) > 0 {
-				return &engine.ValidationError{Errors: errs}
+				return &schema.ValidationError{Errors: errs}
 			}
 			return nil
 		},

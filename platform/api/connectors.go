@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/connectors"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/platform/secret"
 	"github.com/quarrydocs/quarry/platform/store"
 )
@@ -121,7 +121,7 @@ func (c connectorRoutes) get(w http.ResponseWriter, r *http.Request) {
 
 // validateConfig runs the kind's validation and returns the errors to report, with secret
 // values taken out of their inputs.
-func validateConfig(k connectors.Kind, config map[string]any, env connectors.Env) []engine.FieldError {
+func validateConfig(k connectors.Kind, config map[string]any, env connectors.Env) []schema.FieldError {
 	if k.Validate == nil {
 		return nil
 	}
@@ -129,18 +129,18 @@ func validateConfig(k connectors.Kind, config map[string]any, env connectors.Env
 	if err == nil {
 		return nil
 	}
-	var ve *engine.ValidationError
+	var ve *schema.ValidationError
 	if errors.As(err, &ve) {
 		return scrubInputs(ve.Errors, k.Secrets)
 	}
-	return scrubInputs([]engine.FieldError{{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, " + err.Error(), Input: config}}, k.Secrets)
+	return scrubInputs([]schema.FieldError{{Type: "value_error", Loc: []string{"body", "config"}, Msg: "Value error, " + err.Error(), Input: config}}, k.Secrets)
 }
 
 // scrubInputs keeps secrets out of 422 answers: an error located at a secret key loses its
 // input, and an input that is the config object itself has its secrets masked. A 422 may be
 // logged, shown in a browser or pasted in a ticket; it must not carry a password.
-func scrubInputs(errs []engine.FieldError, secrets []string) []engine.FieldError {
-	out := make([]engine.FieldError, len(errs))
+func scrubInputs(errs []schema.FieldError, secrets []string) []schema.FieldError {
+	out := make([]schema.FieldError, len(errs))
 	for i, fe := range errs {
 		if n := len(fe.Loc); n > 0 && contains(secrets, fe.Loc[n-1]) {
 			fe.Input = nil
@@ -235,7 +235,7 @@ func (c connectorRoutes) create(w http.ResponseWriter, r *http.Request) {
 		kinds := c.kinds()
 		k, found := connectors.Lookup(typ)
 		if !found || !contains(kinds, typ) {
-			f.errs = append(f.errs, engine.FieldError{Type: "enum", Loc: []string{"body", "type"},
+			f.errs = append(f.errs, schema.FieldError{Type: "enum", Loc: []string{"body", "type"},
 				Msg: "Input should be " + quoteList(kinds), Input: typ, Ctx: map[string]any{"expected": quoteList(kinds)}})
 		} else {
 			kind = k
@@ -288,7 +288,7 @@ func (c connectorRoutes) update(w http.ResponseWriter, r *http.Request) {
 			}
 			if len(changed) > 0 {
 				for _, key := range masked {
-					f.errs = append(f.errs, engine.FieldError{Type: "secret_required", Loc: []string{"body", "config", key},
+					f.errs = append(f.errs, schema.FieldError{Type: "secret_required", Loc: []string{"body", "config", key},
 						Msg:   fmt.Sprintf("Value error, %s changed, so the stored %s is not reused: send %s again", strings.Join(changed, ", "), key, key),
 						Input: nil})
 				}

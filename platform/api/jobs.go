@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/platform/jobs"
 	"github.com/quarrydocs/quarry/platform/store"
 )
@@ -137,7 +137,7 @@ func (a *API) listJobs(w http.ResponseWriter, r *http.Request) {
 	wfID := q.Get("workflow_id")
 	if wfID != "" {
 		if !validUUID(wfID) {
-			validation(w, []engine.FieldError{{Type: "uuid_parsing", Loc: []string{"query", "workflow_id"}, Msg: "Input should be a valid UUID", Input: wfID}})
+			validation(w, []schema.FieldError{{Type: "uuid_parsing", Loc: []string{"query", "workflow_id"}, Msg: "Input should be a valid UUID", Input: wfID}})
 			return
 		}
 	}
@@ -342,12 +342,12 @@ func (a *API) download(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fileID := q.Get("file_id")
 	if fileID == "" {
-		validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"query", "file_id"}, Msg: "Field required", Input: nil}})
+		validation(w, []schema.FieldError{{Type: "missing", Loc: []string{"query", "file_id"}, Msg: "Field required", Input: nil}})
 		return
 	}
 	nodeID := q.Get("node_id")
 	if nodeID != "" && !validUUID(nodeID) {
-		validation(w, []engine.FieldError{{Type: "uuid_parsing", Loc: []string{"query", "node_id"}, Msg: "Input should be a valid UUID", Input: nodeID}})
+		validation(w, []schema.FieldError{{Type: "uuid_parsing", Loc: []string{"query", "node_id"}, Msg: "Input should be a valid UUID", Input: nodeID}})
 		return
 	}
 	o, err := a.st.GetOutput(r.Context(), j.ID, fileID, strings.ToLower(nodeID))

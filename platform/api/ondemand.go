@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/platform/jobs"
 	"github.com/quarrydocs/quarry/platform/store"
 )
@@ -76,7 +76,7 @@ var jobNodesKeys = []string{"job_nodes", "workflow_nodes"}
 // endpoint; there is no destination.
 func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		validation(w, []engine.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil},
+		validation(w, []schema.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil},
 			{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}})
 		return
 	}
@@ -85,7 +85,7 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	defer r.MultipartForm.RemoveAll()
 	// request_data problems come first and input_files last, in the form's field order.
-	var errs, filesErr []engine.FieldError
+	var errs, filesErr []schema.FieldError
 	raw, present, err := requestData(r.MultipartForm)
 	if err != nil {
 		detail(w, http.StatusBadRequest, "Cannot read request_data: "+err.Error())
@@ -93,21 +93,21 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	files := uploads(r)
 	if len(files) == 0 {
-		filesErr = []engine.FieldError{{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}}
+		filesErr = []schema.FieldError{{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}}
 	}
 	if !present {
-		validation(w, append([]engine.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil}}, filesErr...))
+		validation(w, append([]schema.FieldError{{Type: "missing", Loc: []string{"body", "request_data"}, Msg: "Field required", Input: nil}}, filesErr...))
 		return
 	}
 	var decoded any
 	if err := json.Unmarshal([]byte(raw), &decoded); err != nil {
-		validation(w, append([]engine.FieldError{{Type: "json_invalid", Loc: []string{"body", "request_data"}, Msg: "Invalid JSON",
+		validation(w, append([]schema.FieldError{{Type: "json_invalid", Loc: []string{"body", "request_data"}, Msg: "Invalid JSON",
 			Input: raw, Ctx: map[string]any{"error": err.Error()}}}, filesErr...))
 		return
 	}
 	body, ok := decoded.(map[string]any)
 	if !ok {
-		validation(w, append([]engine.FieldError{{Type: "model_attributes_type", Loc: []string{"body", "request_data"},
+		validation(w, append([]schema.FieldError{{Type: "model_attributes_type", Loc: []string{"body", "request_data"},
 			Msg: "Input should be a valid dictionary or object to extract fields from", Input: decoded}}, filesErr...))
 		return
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/platform/jobs"
 	"github.com/quarrydocs/quarry/platform/schedule"
 	"github.com/quarrydocs/quarry/platform/store"
@@ -71,16 +71,16 @@ func (a *API) listWorkflows(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.WorkflowFilter{SourceID: q.Get("source_id"), DestinationID: q.Get("destination_id"), Status: q.Get("status"),
 		Name: q.Get("name"), SortBy: q.Get("sort_by"), Page: 1, PageSize: 20}
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	intParam := func(name string, dst *int, lo, hi int) {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				errs = append(errs, engine.FieldError{Type: "int_parsing", Loc: []string{"query", name}, Msg: "Input should be a valid integer, unable to parse string as an integer", Input: v})
+				errs = append(errs, schema.FieldError{Type: "int_parsing", Loc: []string{"query", name}, Msg: "Input should be a valid integer, unable to parse string as an integer", Input: v})
 				return
 			}
 			if n < lo || n > hi {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: []string{"query", name}, Msg: fmt.Sprintf("Value error, must be between %d and %d", lo, hi), Input: v})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: []string{"query", name}, Msg: fmt.Sprintf("Value error, must be between %d and %d", lo, hi), Input: v})
 				return
 			}
 			*dst = n
@@ -93,13 +93,13 @@ func (a *API) listWorkflows(w http.ResponseWriter, r *http.Request) {
 	case "desc":
 		f.Desc = true
 	default:
-		errs = append(errs, engine.FieldError{Type: "enum", Loc: []string{"query", "sort_direction"}, Msg: "Input should be 'asc' or 'desc'", Input: d})
+		errs = append(errs, schema.FieldError{Type: "enum", Loc: []string{"query", "sort_direction"}, Msg: "Input should be 'asc' or 'desc'", Input: d})
 	}
 	if f.SortBy != "" && !contains([]string{"id", "name", "created_at", "updated_at", "status"}, f.SortBy) {
-		errs = append(errs, engine.FieldError{Type: "enum", Loc: []string{"query", "sort_by"}, Msg: "Input should be 'id', 'name', 'created_at', 'updated_at' or 'status'", Input: f.SortBy})
+		errs = append(errs, schema.FieldError{Type: "enum", Loc: []string{"query", "sort_by"}, Msg: "Input should be 'id', 'name', 'created_at', 'updated_at' or 'status'", Input: f.SortBy})
 	}
 	if f.Status != "" && f.Status != "active" && f.Status != "inactive" {
-		errs = append(errs, engine.FieldError{Type: "enum", Loc: []string{"query", "status"}, Msg: "Input should be 'active' or 'inactive'", Input: f.Status})
+		errs = append(errs, schema.FieldError{Type: "enum", Loc: []string{"query", "status"}, Msg: "Input should be 'active' or 'inactive'", Input: f.Status})
 	}
 	for _, p := range []struct {
 		name string
@@ -108,7 +108,7 @@ func (a *API) listWorkflows(w http.ResponseWriter, r *http.Request) {
 		if v := q.Get(p.name); v != "" {
 			t, err := parseTime(v)
 			if err != nil {
-				errs = append(errs, engine.FieldError{Type: "datetime_from_date_parsing", Loc: []string{"query", p.name}, Msg: "Input should be a valid datetime", Input: v})
+				errs = append(errs, schema.FieldError{Type: "datetime_from_date_parsing", Loc: []string{"query", p.name}, Msg: "Input should be a valid datetime", Input: v})
 				continue
 			}
 			*p.dst = &t
@@ -178,7 +178,7 @@ func (a *API) applyWorkflow(r *http.Request, f *fields, wf *store.Workflow, crea
 	}
 	if wt, ok := f.str("workflow_type", create); ok {
 		if !contains(workflowTypes, wt) {
-			f.errs = append(f.errs, engine.FieldError{Type: "enum", Loc: []string{"body", "workflow_type"}, Msg: "Input should be " + quoteList(workflowTypes),
+			f.errs = append(f.errs, schema.FieldError{Type: "enum", Loc: []string{"body", "workflow_type"}, Msg: "Input should be " + quoteList(workflowTypes),
 				Input: wt, Ctx: map[string]any{"expected": quoteList(workflowTypes)}})
 		}
 		wf.WorkflowType = &wt
@@ -224,7 +224,7 @@ func (a *API) applyWorkflow(r *http.Request, f *fields, wf *store.Workflow, crea
 		case string:
 			cron, ok := schedule.Cron(s)
 			if !ok {
-				f.errs = append(f.errs, engine.FieldError{Type: "enum", Loc: []string{"body", "schedule"}, Msg: "Input should be " + quoteList(schedule.Phrases()),
+				f.errs = append(f.errs, schema.FieldError{Type: "enum", Loc: []string{"body", "schedule"}, Msg: "Input should be " + quoteList(schedule.Phrases()),
 					Input: s, Ctx: map[string]any{"expected": quoteList(schedule.Phrases())}})
 				break
 			}
@@ -284,7 +284,7 @@ func (f *fields) nodes(v any) []store.Node {
 	}
 	if !bad {
 		if _, err := jobs.Options(out); err != nil {
-			var ve *engine.ValidationError
+			var ve *schema.ValidationError
 			if errors.As(err, &ve) {
 				f.errs = append(f.errs, ve.Errors...)
 			} else {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/platform/store"
 )
@@ -39,7 +41,7 @@ func ChunkSubtypes() []string {
 }
 
 // settingsForm turns a node's JSON settings into form values, so they are parsed with exactly
-// the partition API's rules (engine.OptionsFromForm).
+// the partition API's rules (partitionapi.OptionsFromForm).
 func settingsForm(settings map[string]any, form map[string][]string) {
 	for k, v := range settings {
 		switch x := v.(type) {
@@ -69,7 +71,7 @@ func settingsForm(settings map[string]any, form map[string][]string) {
 // locations ["body", "workflow_nodes", i, "settings", name].
 func Options(nodes []store.Node) (engine.Options, error) {
 	form := map[string][]string{}
-	var errs []engine.FieldError
+	var errs []schema.FieldError
 	at := func(i int, rest ...string) []string {
 		return append([]string{"body", "workflow_nodes", strconv.Itoa(i)}, rest...)
 	}
@@ -78,21 +80,21 @@ func Options(nodes []store.Node) (engine.Options, error) {
 		switch n.Type {
 		case NodePartition:
 			if _, dup := seen[NodePartition]; dup {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, a workflow has at most one partition node", Input: n.Type})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, a workflow has at most one partition node", Input: n.Type})
 			}
 			if _, ok := seen[NodeChunk]; ok {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, the partition node must come before the chunk node", Input: n.Type})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, the partition node must come before the chunk node", Input: n.Type})
 			}
 			seen[NodePartition] = i
 			// The subtype names the strategy when the settings do not (partition nodes of the
 			// reference have subtypes such as "fast", "hi_res", "vlm" or "unstructured_api").
-			if _, ok := n.Settings["strategy"]; !ok && slices.Contains(engine.StrategyChoices(), n.Subtype) {
+			if _, ok := n.Settings["strategy"]; !ok && slices.Contains(partitionapi.StrategyChoices(), n.Subtype) {
 				form["strategy"] = []string{n.Subtype}
 			}
 			settingsForm(n.Settings, form)
 		case NodeChunk:
 			if _, dup := seen[NodeChunk]; dup {
-				errs = append(errs, engine.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, a workflow has at most one chunk node", Input: n.Type})
+				errs = append(errs, schema.FieldError{Type: "value_error", Loc: at(i, "type"), Msg: "Value error, a workflow has at most one chunk node", Input: n.Type})
 			}
 			seen[NodeChunk] = i
 			strategy, ok := chunkSubtypes[strings.ToLower(n.Subtype)]
@@ -100,19 +102,19 @@ func Options(nodes []store.Node) (engine.Options, error) {
 				strategy, ok = chunkSubtypes[strings.ToLower(cs)]
 			}
 			if !ok {
-				errs = append(errs, engine.FieldError{Type: "literal_error", Loc: at(i, "subtype"),
+				errs = append(errs, schema.FieldError{Type: "literal_error", Loc: at(i, "subtype"),
 					Msg: "Input should be one of " + strings.Join(ChunkSubtypes(), ", "), Input: n.Subtype})
 				continue
 			}
 			settingsForm(n.Settings, form)
 			form["chunking_strategy"] = []string{strategy}
 		default:
-			errs = append(errs, engine.FieldError{Type: "literal_error", Loc: at(i, "type"),
+			errs = append(errs, schema.FieldError{Type: "literal_error", Loc: at(i, "type"),
 				Msg: "Input should be 'partition' or 'chunk' (embed and prompter nodes are not supported)", Input: n.Type})
 		}
 	}
-	opts, err := engine.OptionsFromForm(form)
-	if ve, ok := err.(*engine.ValidationError); ok {
+	opts, err := partitionapi.OptionsFromForm(form)
+	if ve, ok := err.(*schema.ValidationError); ok {
 		for _, fe := range ve.Errors {
 			name := fe.Loc[len(fe.Loc)-1]
 			idx := seen[NodePartition]
@@ -126,7 +128,7 @@ func Options(nodes []store.Node) (engine.Options, error) {
 		return opts, err
 	}
 	if len(errs) > 0 {
-		return opts, &engine.ValidationError{Errors: errs}
+		return opts, &schema.ValidationError{Errors: errs}
 	}
 	return opts, nil
 }

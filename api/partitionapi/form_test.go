@@ -1,15 +1,16 @@
-package engine_test
+package partitionapi_test
 
 import (
 	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/api/partitionapi"
+	"github.com/quarrydocs/quarry/api/schema"
 )
 
 func TestOptionsFromForm(t *testing.T) {
-	o, err := engine.OptionsFromForm(map[string][]string{
+	o, err := partitionapi.OptionsFromForm(map[string][]string{
 		"strategy":               {`"hi_res"`},
 		"coordinates":            {"1"},   // lenient: only "true" is true
 		"include_page_breaks":    {"YES"}, // strict: yes is true
@@ -39,25 +40,25 @@ func TestOptionsFromForm(t *testing.T) {
 		t.Errorf("unknown fields not kept in Extra: %v", o.Extra)
 	}
 	// Defaults of the OSS server.
-	d, _ := engine.OptionsFromForm(nil)
+	d, _ := partitionapi.OptionsFromForm(nil)
 	if d.Strategy != "auto" || !d.PDFInferTableStructure || !d.IncludeSlideNotes || d.StartingPageNumber != 1 {
 		t.Errorf("defaults wrong: %+v", d)
 	}
 	// A comma is not a list separator in form values.
-	c, _ := engine.OptionsFromForm(map[string][]string{"languages": {"eng,kor"}})
+	c, _ := partitionapi.OptionsFromForm(map[string][]string{"languages": {"eng,kor"}})
 	if !reflect.DeepEqual(c.Languages, []string{"eng,kor"}) {
 		t.Errorf("comma split: %q", c.Languages)
 	}
 }
 
 func TestOptionsFromFormErrors(t *testing.T) {
-	_, err := engine.OptionsFromForm(map[string][]string{
+	_, err := partitionapi.OptionsFromForm(map[string][]string{
 		"strategy":            {"HI_RES"},
 		"include_page_breaks": {"maybe"},
 		"max_characters":      {"ten"},
 		"output_format":       {"text/xml"},
 	})
-	var ve *engine.ValidationError
+	var ve *schema.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("want *ValidationError, got %v", err)
 	}

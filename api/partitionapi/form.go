@@ -1,4 +1,8 @@
-package engine
+// Package partitionapi owns the partition API's parameters (partition-api.md §2): their names,
+// kinds, defaults and help, and how a form is parsed into engine options with the reference
+// server's rules and error wording. The HTTP server, the platform's workflow nodes and the CLI
+// all parse through it, so the three cannot drift; the OpenAPI document is generated from it.
+package partitionapi
 
 import (
 	"encoding/json"
@@ -6,28 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/quarrydocs/quarry/api/schema"
+	"github.com/quarrydocs/quarry/engine"
 )
-
-// FieldError is one schema-validation failure, shaped like the reference's 422 list detail
-// items (pydantic v2): type, loc, msg, input and sometimes ctx.
-type FieldError struct {
-	Type  string         `json:"type"`
-	Loc   []string       `json:"loc"`
-	Msg   string         `json:"msg"`
-	Input any            `json:"input"`
-	Ctx   map[string]any `json:"ctx,omitempty"`
-}
-
-// ValidationError lists every invalid form field.
-type ValidationError struct{ Errors []FieldError }
-
-func (e *ValidationError) Error() string {
-	msgs := make([]string, len(e.Errors))
-	for i, fe := range e.Errors {
-		msgs[i] = fmt.Sprintf("%s: %s", fe.Loc[len(fe.Loc)-1], fe.Msg)
-	}
-	return strings.Join(msgs, "; ")
-}
 
 // Param describes one form parameter of the partition API.
 type Param struct {
@@ -80,14 +66,14 @@ func Params() []Param {
 	}
 }
 
-// builtinStrategies are always accepted by validation, installed or not (a missing one is
-// reported when a document needs it).
-var builtinStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
+// referenceStrategies are the reference's strategy literal: always accepted by validation,
+// installed or not (a missing one is reported when a document needs it).
+var referenceStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
 
 // StrategyChoices lists the accepted strategy names: the built-in ones and installed plugins.
 func StrategyChoices() []string {
-	out := slices.Clone(builtinStrategies)
-	for _, s := range Strategies() {
+	out := slices.Clone(referenceStrategies)
+	for _, s := range engine.Strategies() {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
@@ -95,15 +81,12 @@ func StrategyChoices() []string {
 	return out
 }
 
-var strictTrue = []string{"true", "1", "yes", "on", "t", "y"}
-var strictFalse = []string{"false", "0", "no", "off", "f", "n"}
-
 // OptionsFromForm parses form values with the reference server's rules (§2.1) on top of
-// DefaultOptions: empty values mean "not given", unknown fields are ignored, a trailing "[]" on
+// engine.DefaultOptions: empty values mean "not given", unknown fields are ignored, a trailing "[]" on
 // a name is dropped, lists may be repeated, a JSON array or "+"-joined. All invalid fields are
-// reported together in a *ValidationError.
-func OptionsFromForm(form map[string][]string) (Options, error) {
-	o := DefaultOptions()
+// reported together in a *schema.ValidationError.
+func OptionsFromForm(form map[string][]string) (engine.Options, error) {
+	o := engine.DefaultOptions()
 	values := map[string][]string{}
 	for k, vs := range form {
 		k = strings.TrimSuffix(k, "[]")
@@ -127,9 +110,9 @@ func OptionsFromForm(form map[string][]string) (Options, error) {
 			o.Extra[k] = vs[len(vs)-1]
 		}
 	}
-	var errs []FieldError
+	var errs []schema.FieldError
 	fail := func(name, typ, msg string, input any, ctx map[string]any) {
-		errs = append(errs, FieldError{Type: typ, Loc: []string{"body", name}, Msg: msg, Input: input, Ctx: ctx})
+		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", name}, Msg: msg, Input: input, Ctx: ctx})
 	}
 	for _, p := range Params() {
 		vs, ok := values[p.Name]
@@ -139,28 +122,29 @@ func OptionsFromForm(form map[string][]string) (Options, error) {
 		raw := vs[len(vs)-1]
 		switch p.Kind {
 		case "strict_bool":
-			b, ok := parseStrictBool(raw)
+			b, ok := schema.ParseBool(raw, schema.PydanticTrimmed)
 			if !ok {
 				fail(p.Name, "bool_parsing", "Input should be a valid boolean, unable to interpret input", raw, nil)
 				continue
 			}
-			setBool(&o, p.Name, b)
+			o.Set(p.Name, b)
 		case "lenient_bool":
-			setBool(&o, p.Name, strings.ToLower(raw) == "true")
+			b, _ := schema.ParseBool(raw, schema.TrueOnly)
+			o.Set(p.Name, b)
 		case "int":
 			n, err := strconv.Atoi(strings.TrimSpace(raw))
 			if err != nil {
 				fail(p.Name, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", raw, nil)
 				continue
 			}
-			setInt(&o, p.Name, n)
+			o.Set(p.Name, n)
 		case "float":
 			f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 			if err != nil {
 				fail(p.Name, "float_parsing", "Input should be a valid number, unable to parse string as a number", raw, nil)
 				continue
 			}
-			setFloat(&o, p.Name, f)
+			o.Set(p.Name, f)
 		case "literal":
 			v := raw
 			if p.Name == "strategy" {
@@ -170,32 +154,21 @@ func OptionsFromForm(form map[string][]string) (Options, error) {
 				v = strings.ToLower(v)
 			}
 			if !slices.Contains(p.Choices, v) {
-				expected := literalList(p.Choices)
+				expected := schema.Choices(p.Choices)
 				fail(p.Name, "literal_error", "Input should be "+expected, raw, map[string]any{"expected": expected})
 				continue
 			}
-			setString(&o, p.Name, v)
+			o.Set(p.Name, v)
 		case "list":
-			setList(&o, p.Name, parseList(vs))
+			o.Set(p.Name, parseList(vs))
 		case "string":
-			setString(&o, p.Name, raw)
+			o.Set(p.Name, raw)
 		}
 	}
 	if len(errs) > 0 {
-		return o, &ValidationError{Errors: errs}
+		return o, &schema.ValidationError{Errors: errs}
 	}
 	return o, nil
-}
-
-func parseStrictBool(s string) (bool, bool) {
-	l := strings.ToLower(strings.TrimSpace(s))
-	switch {
-	case slices.Contains(strictTrue, l):
-		return true, true
-	case slices.Contains(strictFalse, l):
-		return false, true
-	}
-	return false, false
 }
 
 // parseList applies the server's list rules: repeated values as they are; a single value is a
@@ -221,108 +194,4 @@ func parseList(vs []string) []string {
 		return []string{v} // valid JSON that is not an array is kept as one raw item
 	}
 	return strings.Split(v, "+")
-}
-
-func literalList(choices []string) string {
-	q := make([]string, len(choices))
-	for i, c := range choices {
-		q[i] = "'" + c + "'"
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
-func setBool(o *Options, name string, b bool) {
-	switch name {
-	case "coordinates":
-		o.Coordinates = b
-	case "include_page_breaks":
-		o.IncludePageBreaks = b
-	case "pdf_infer_table_structure":
-		o.PDFInferTableStructure = b
-	case "xml_keep_tags":
-		o.XMLKeepTags = b
-	case "unique_element_ids":
-		o.UniqueElementIDs = b
-	case "include_slide_notes":
-		o.IncludeSlideNotes = b
-	case "overlap_all":
-		o.Chunking.OverlapAll = b
-	case "multipage_sections":
-		o.Chunking.MultipageSections = b
-	case "include_orig_elements":
-		o.Chunking.IncludeOrigElements = b
-	case "do_not_break_similarity_on_footer_header":
-		o.Chunking.DoNotBreakSimilarityOnFooterHeader = b
-	}
-}
-
-func setInt(o *Options, name string, n int) {
-	switch name {
-	case "starting_page_number":
-		o.StartingPageNumber = n
-	case "max_characters":
-		o.Chunking.MaxCharacters = &n
-	case "new_after_n_chars":
-		o.Chunking.NewAfterNChars = &n
-	case "combine_under_n_chars":
-		o.Chunking.CombineTextUnderNChars = &n
-	case "overlap":
-		o.Chunking.Overlap = n
-	}
-}
-
-func setFloat(o *Options, name string, f float64) {
-	switch name {
-	case "similarity_threshold":
-		o.Chunking.SimilarityThreshold = &f
-	case "pdfminer_line_overlap":
-		o.PDFMinerLineOverlap = &f
-	case "pdfminer_char_margin":
-		o.PDFMinerCharMargin = &f
-	case "pdfminer_line_margin":
-		o.PDFMinerLineMargin = &f
-	case "pdfminer_word_margin":
-		o.PDFMinerWordMargin = &f
-	}
-}
-
-func setString(o *Options, name, v string) {
-	switch name {
-	case "strategy":
-		o.Strategy = v
-	case "output_format":
-		o.OutputFormat = v
-	case "encoding":
-		o.Encoding = v
-	case "content_type":
-		o.ContentType = v
-	case "gz_uncompressed_content_type":
-		o.GzUncompressedContentType = v
-	case "hi_res_model_name":
-		o.HiResModelName = v
-	case "chunking_strategy":
-		o.Chunking.Strategy = v
-	case "vlm_model_provider":
-		o.VLMModelProvider = v
-	case "vlm_model":
-		o.VLMModel = v
-	case "table_ocr_agent":
-		o.TableOCRAgent = v
-	}
-}
-
-func setList(o *Options, name string, v []string) {
-	switch name {
-	case "languages":
-		o.Languages = v
-	case "ocr_languages":
-		o.OCRLanguages = v
-	case "skip_infer_table_types":
-		o.SkipInferTableTypes = v
-	case "extract_image_block_types":
-		o.ExtractImageBlockTypes = v
-	}
 }
