@@ -21,12 +21,22 @@ import (
 	"time"
 )
 
+// envTestAsMain makes this test binary behave as quarry itself, plugins included, so tests can
+// measure a real server's process tree.
+const envTestAsMain = "QUARRY_TEST_AS_MAIN"
+
 // TestMain lets the test binary run as quarry itself when envTestAsMain is set: the memory
-// tests start it as `quarry serve`, and it re-executes itself as its own plugins.
+// tests start it as `quarry serve`, and it re-executes itself as its own plugins. Otherwise the
+// tests call the commands in process and turn the plugin host off: a re-exec of the test
+// binary would run the tests, not `quarry plugin serve`.
 func TestMain(m *testing.M) {
 	if os.Getenv(envTestAsMain) != "" {
 		main()
 		os.Exit(0)
+	}
+	if err := os.Setenv(envPlugins, "off"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	os.Exit(m.Run())
 }
@@ -85,6 +95,12 @@ func startServer(t *testing.T) *testServer {
 // startServerArgs starts `quarry serve` with the key "k" and extra flags.
 func startServerArgs(t *testing.T, extra ...string) *testServer {
 	t.Helper()
+	return startServerEnv(t, nil, extra...)
+}
+
+// startServerEnv is startServerArgs with environment variables (KEY=VALUE) set on top.
+func startServerEnv(t *testing.T, env []string, extra ...string) *testServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +111,8 @@ func startServerArgs(t *testing.T, extra ...string) *testServer {
 	dir := t.TempDir()
 	args := append([]string{"serve", "--addr", addr, "--api-key", "k", "--data-dir", filepath.Join(dir, "data"), "--log-level", "error"}, extra...)
 	cmd := exec.Command(self, args...)
-	cmd.Env = append(os.Environ(), envTestAsMain+"=1", "QUARRY_PLUGIN_CACHE_DIR="+filepath.Join(dir, "cache"), "TMPDIR="+dir)
+	cmd.Env = append(os.Environ(), envTestAsMain+"=1", envPlugins+"=on", "QUARRY_PLUGIN_CACHE_DIR="+filepath.Join(dir, "cache"), "TMPDIR="+dir)
+	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -372,5 +389,20 @@ func TestServerChildrenDieWithIt(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+// QUARRY_PLUGINS=off: the server partitions inside its own process and starts no plugin
+// process (TestServerChildrenDieWithIt shows the default does start them).
+func TestPluginsOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	s := startServerEnv(t, []string{envPlugins + "=off"})
+	if code, body := s.post(t, "a.txt", strings.NewReader("Hello.\n\nA paragraph."), "text/plain"); code != 200 || !strings.Contains(body, "A paragraph.") {
+		t.Fatalf("%d %s", code, body)
+	}
+	if kids := descendants(s.cmd.Process.Pid); len(kids) != 0 {
+		t.Fatalf("plugin processes %v started with %s=off", kids, envPlugins)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/quarrydocs/quarry/engine"
@@ -49,12 +48,16 @@ func formatMemory() uint64 {
 // in the plugin directories (QUARRY_PLUGIN_DIR, else beside this binary and ~/.quarry/plugins)
 // register their strategies, and with isolate the built-in strategies move behind plugin
 // processes too (the service and workers isolate them; a one-shot CLI run keeps them in
-// process, where a crash ends only itself, and saves the re-exec). Test binaries keep
+// process, where a crash ends only itself, and saves the re-exec). QUARRY_PLUGINS=off keeps
 // everything in process.
 func startPlugins(isolate bool) {
 	pluginOnce.Do(func() {
-		if testing.Testing() && os.Getenv(envTestAsMain) == "" {
+		switch v := os.Getenv(envPlugins); v {
+		case "off":
 			return
+		case "", "on":
+		default:
+			fmt.Fprintf(os.Stderr, "quarry: %s=%q not understood (say off or on); plugins stay on\n", envPlugins, v)
 		}
 		h, err := setupPlugins(nil, isolate)
 		if err != nil {
@@ -66,9 +69,11 @@ func startPlugins(isolate bool) {
 
 var pluginOnce sync.Once
 
-// envTestAsMain makes a test binary of this package behave as quarry itself (see TestMain in
-// memory_test.go), plugins included, so tests can measure a real server's process tree.
-const envTestAsMain = "QUARRY_TEST_AS_MAIN"
+// envPlugins=off runs everything in this process: no plugin host, so the built-in strategies
+// and formats are not isolated behind plugin processes and no plugin on disk is loaded. It is
+// for debugging and profiling one process, and for this package's tests, which run the commands
+// in process (TestMain sets it; the test binary cannot serve as its own plugin).
+const envPlugins = "QUARRY_PLUGINS"
 
 // pluginHost is the host set up by startPlugins; main closes it on the way out so plugin
 // processes end with the command rather than by the parent-death signal.
@@ -117,7 +122,8 @@ Environment: QUARRY_PLUGIN_WORKERS (processes per plugin, default: cores),
 QUARRY_PLUGIN_TIMEOUT (per call, default 10m), QUARRY_PLUGIN_MEMORY_LIMIT_MB (default 4096),
 QUARRY_PLUGIN_MAX_CALLS (calls before a process is replaced, default 1000),
 QUARRY_PLUGIN_CACHE_DIR (what each plugin binary serves, keyed by its checksum, so that a
-plugin starts only when used; default: the user cache directory).
+plugin starts only when used; default: the user cache directory), QUARRY_PLUGINS=off (no
+plugins: built-in strategies and formats run inside the quarry process, for debugging).
 `
 
 // runPlugin is the "quarry plugin" command.
