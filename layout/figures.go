@@ -69,7 +69,50 @@ func figures(p *pdf.Page, taken []box) []figure {
 			out = append(out, figure{b: v})
 		}
 	}
+	for k := range out {
+		out[k].b = withFormLabels(p, out[k].b)
+	}
 	return out
+}
+
+// withFormLabels grows a picture drawn inside a Form XObject (a chart a plotting tool wrote
+// as one form) over the form's own glyphs around it: tick labels, axis titles and legends
+// set just outside the plot's frame belong to the picture, not to the text flow. Only glyphs
+// within four of their own heights of the picture count, and only from a form holding
+// label-sized text (a form wrapping a whole page of running text is left alone).
+func withFormLabels(p *pdf.Page, b box) box {
+	for i := range p.Figures {
+		f := &p.Figures[i]
+		fb := box{f.X0, f.Y0, f.X1, f.Y1}
+		ix := math.Min(b.x1, fb.x1) - math.Max(b.x0, fb.x0)
+		iy := math.Min(b.y1, fb.y1) - math.Max(b.y0, fb.y0)
+		if ix <= 0 || iy <= 0 || ix*iy < 0.5*b.w()*b.h() {
+			continue
+		}
+		glyphs := 0
+		for _, it := range f.Items {
+			if it.Glyph != nil {
+				glyphs++
+			}
+		}
+		if glyphs == 0 || glyphs > 6*maxPictureWords {
+			continue
+		}
+		grown := b
+		for _, it := range f.Items {
+			g := it.Glyph
+			if g == nil || g.Invisible || g.Clipped {
+				continue
+			}
+			reach := 4 * math.Max(g.Size, 1)
+			if g.X1 < b.x0-reach || g.X0 > b.x1+reach || g.Y1 < b.y0-reach || g.Y0 > b.y1+reach {
+				continue
+			}
+			grown = grown.union(box{g.X0, g.Y0, g.X1, g.Y1})
+		}
+		b = grown
+	}
+	return b
 }
 
 func touching(a, b box) bool {

@@ -652,7 +652,7 @@ func absorbFragments(bs []region, body float64) []region {
 	for i := range bs {
 		f := &bs[i]
 		fs := maxSize(f)
-		if len(f.lines) > 3 || f.lines[0].turned {
+		if f.lines[0].turned {
 			continue
 		}
 		small := fs < 0.9*body
@@ -661,11 +661,12 @@ func absorbFragments(bs []region, body float64) []region {
 			if j == i || gone[j] || len(t.lines) <= len(f.lines) {
 				continue
 			}
-			// A short piece lying wholly inside a larger block (a word a justified line
-			// set far apart), or small type overlapping a block of larger type.
+			// A piece lying wholly inside a block with more lines (a word a justified line
+			// set far apart, a line pdfminer cut at an inline formula into runs of its own), or
+			// up to three lines of small type overlapping a block of larger type.
 			within := f.b.x0 >= t.b.x0 && f.b.x1 <= t.b.x1 && f.b.y0 >= t.b.y0 && f.b.y1 <= t.b.y1 && math.Abs(fs-maxSize(t)) < 0.1*fs
 			pad := 0.3 * fs
-			overlaps := small && maxSize(t) > fs*1.1 && f.b.x0 < t.b.x1+pad && t.b.x0-pad < f.b.x1 && f.b.y0 < t.b.y1 && t.b.y0 < f.b.y1
+			overlaps := small && len(f.lines) <= 3 && maxSize(t) > fs*1.1 && f.b.x0 < t.b.x1+pad && t.b.x0-pad < f.b.x1 && f.b.y0 < t.b.y1 && t.b.y0 < f.b.y1
 			if within || overlaps {
 				t.lines = append(t.lines, f.lines...)
 				t.b = t.b.union(f.b)

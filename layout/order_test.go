@@ -1,0 +1,307 @@
+package layout
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/internal/pdftest"
+)
+
+// Reading-order fixtures, one per class of page: every paragraph starts with a tag (L1, R2,
+// T1...) and the test compares the tags in the order the elements come out.
+
+var filler = strings.Fields("the reader follows each column down to its foot before the next one " +
+	"starts at the top again and never jumps across the gutter between them while a figure " +
+	"or a heading set across the whole page ends one run of columns and starts another")
+
+// para sets a paragraph of n lines (10 pt on 12 pt) whose first word is tag, in a column
+// chars wide, from baseline y down; it returns the content and the baseline of the next
+// paragraph (a blank line below).
+func para(x, y float64, tag string, n, chars int) (string, float64) {
+	var b strings.Builder
+	w := 0
+	for i := 0; i < n; i++ {
+		line := ""
+		if i == 0 {
+			line = tag
+		}
+		limit := chars
+		if i == n-1 {
+			limit = chars * 2 / 3 // a paragraph's last line ends short, with a full stop
+		}
+		for len(line) < limit {
+			if line != "" {
+				line += " "
+			}
+			line += filler[w%len(filler)]
+			w++
+		}
+		if i == n-1 {
+			line += "."
+		}
+		b.WriteString(pdftest.Text("F1", 10, x, y-float64(12*i), line))
+	}
+	return b.String(), y - float64(12*n) - 14
+}
+
+// column sets paragraphs of the given line counts from y down, tagged prefix1, prefix2...
+func column(x, y float64, prefix string, chars int, lines ...int) (string, float64) {
+	var b strings.Builder
+	for i, n := range lines {
+		var s string
+		s, y = para(x, y, fmt.Sprintf("%s%d", prefix, i+1), n, chars)
+		b.WriteString(s)
+	}
+	return b.String(), y
+}
+
+var tagRE = regexp.MustCompile(`\b[A-Z]{1,2}[0-9]\b`)
+
+// tagOrder lists the tags in the elements' order (an Image or Table element is written as
+// its type) and fails when a tag is read twice or an element mixes two paragraphs.
+func tagOrder(t *testing.T, els []element.Element) []string {
+	t.Helper()
+	var out []string
+	for _, e := range els {
+		if e.Type == element.Image || e.Type == element.Table {
+			out = append(out, string(e.Type))
+			continue
+		}
+		tags := tagRE.FindAllString(e.Text, -1)
+		if len(tags) > 1 {
+			t.Errorf("one element holds paragraphs %v: %q", tags, e.Text)
+		}
+		out = append(out, tags...)
+	}
+	seen := map[string]bool{}
+	for _, tg := range out {
+		if seen[tg] && tg != string(element.Image) && tg != string(element.Table) {
+			t.Errorf("%s read twice", tg)
+		}
+		seen[tg] = true
+	}
+	return out
+}
+
+func wantOrder(t *testing.T, content string, want ...string) []element.Element {
+	t.Helper()
+	els := layoutBytes(t, docOf(content).Bytes())
+	if got := tagOrder(t, els); !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+	return els
+}
+
+// heading is a bold 14-pt line centred across both columns of a two-column page.
+func heading(y float64, tag string) string {
+	return pdftest.Text("F2", 14, 160, y, tag+" Columns Under One Heading")
+}
+
+// Two columns whose paragraph gaps line up exactly under a full-width title: the bands the
+// gaps make are one run of columns, read column by column (before, the page was cut at the
+// aligned gaps first and the columns interleaved), and a page number in the gutter comes last.
+func TestOrderTwoColumnsAlignedGaps(t *testing.T) {
+	l, _ := column(72, 700, "L", 42, 4, 5, 3)
+	r, _ := column(320, 700, "R", 42, 4, 5, 3)
+	pn := pdftest.Text("F1", 9, 303, 40, "7")
+	els := wantOrder(t, heading(740, "T1")+l+r+pn, "T1", "L1", "L2", "L3", "R1", "R2", "R3")
+	if last := els[len(els)-1]; last.Type != element.PageNumber {
+		t.Errorf("last element %s %q, want the page number", last.Type, last.Text)
+	}
+}
+
+// Three columns with aligned gaps and a title across them.
+func TestOrderThreeColumns(t *testing.T) {
+	a, _ := column(60, 700, "A", 28, 4, 4)
+	b, _ := column(230, 700, "B", 28, 4, 4)
+	c, _ := column(400, 700, "C", 28, 4, 4)
+	wantOrder(t, heading(740, "T1")+a+b+c, "T1", "A1", "A2", "B1", "B2", "C1", "C2")
+}
+
+// A full-width heading between two runs of columns: the run above is read out, then the
+// heading, then the run below; the columns above are of uneven height (left longer).
+func TestOrderHeadingBetweenRunsUnevenColumns(t *testing.T) {
+	l, yl := column(72, 720, "L", 42, 4, 4, 3)
+	r, _ := column(320, 720, "R", 42, 4)
+	y := yl - 10
+	l2, _ := column(72, y-30, "M", 42, 3)
+	r2, _ := column(320, y-30, "N", 42, 3, 4)
+	wantOrder(t, l+r+heading(y, "T2")+l2+r2, "L1", "L2", "L3", "R1", "T2", "M1", "N1", "N2")
+}
+
+// A full-width picture between two runs of columns.
+func TestOrderFigureBetweenRuns(t *testing.T) {
+	l, yl := column(72, 720, "L", 42, 4, 4)
+	r, _ := column(320, 720, "R", 42, 4, 4)
+	top := yl - 130
+	fig := fmt.Sprintf("q 468 0 0 120 72 %g cm /Im1 Do Q\n", top)
+	l2, _ := column(72, top-24, "M", 42, 4)
+	r2, _ := column(320, top-24, "N", 42, 4)
+	d := docOf(l + r + fig + l2 + r2)
+	img := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Im1 %d 0 R >>", img))
+	d.Extra = append(d.Extra, pdftest.Stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x00\xff\xff\x00"))
+	els := layoutBytes(t, d.Bytes())
+	want := []string{"L1", "L2", "R1", "R2", "Image", "M1", "N1"}
+	if got := tagOrder(t, els); !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+}
+
+// A ruled table across both columns between two runs of columns.
+func TestOrderColumnSpanningTable(t *testing.T) {
+	l, yl := column(72, 720, "L", 42, 4, 4)
+	r, _ := column(320, 720, "R", 42, 4, 4)
+	var tb strings.Builder
+	top := yl - 6
+	for i := 0; i <= 3; i++ {
+		fmt.Fprintf(&tb, "72 %g m 540 %g l S\n", top-float64(i*20), top-float64(i*20))
+	}
+	for i := 0; i <= 4; i++ {
+		x := 72 + float64(i)*117
+		fmt.Fprintf(&tb, "%g %g m %g %g l S\n", x, top-60, x, top)
+	}
+	for row := 0; row < 3; row++ {
+		for k := 0; k < 4; k++ {
+			tb.WriteString(pdftest.Text("F1", 9, 80+float64(k)*117, top-14-float64(row*20), fmt.Sprintf("cell %d.%d", row, k)))
+		}
+	}
+	l2, _ := column(72, top-90, "M", 42, 3)
+	r2, _ := column(320, top-90, "N", 42, 3)
+	els := wantOrder(t, l+r+tb.String()+l2+r2, "L1", "L2", "R1", "R2", "Table", "M1", "N1")
+	for _, e := range els {
+		if e.Type == element.Table && !strings.Contains(e.Text, "cell 2.3") {
+			t.Errorf("table text %q", e.Text)
+		}
+	}
+}
+
+// A boxed sidebar beside the main column: the main column is read out, then the sidebar as a
+// unit (its heading with its text), not a one-cell table and not interleaved with the main text.
+func TestOrderSidebarBox(t *testing.T) {
+	m, _ := column(72, 720, "M", 56, 5, 5, 5, 4)
+	s := "0.5 w 396 520 156 150 re S\n" +
+		pdftest.Text("F2", 11, 404, 652, "S1 In Brief") +
+		func() string { c, _ := column(404, 634, "S", 28, 5); return strings.Replace(c, "S1", "S2", 1) }()
+	wantOrder(t, heading(760, "T1")+m+s, "T1", "M1", "M2", "M3", "M4", "S1", "S2")
+}
+
+// A two-column page with a single short column (the paper's last page): the title, the one
+// paragraph and the page number, nothing lost to the empty column.
+func TestOrderSingleShortColumn(t *testing.T) {
+	l, _ := column(72, 700, "L", 42, 3)
+	els := wantOrder(t, heading(740, "T1")+l+pdftest.Text("F1", 9, 303, 40, "12"), "T1", "L1")
+	if len(els) != 3 || els[2].Type != element.PageNumber {
+		t.Errorf("got %q", texts(els))
+	}
+}
+
+// A chart a plotting tool wrote as one Form XObject: the curve is the picture, and its tick
+// labels and axis title, set outside the plot's frame, are the picture's text, not
+// paragraphs of the flow read between the columns' text.
+func TestOrderChartLabelsStayWithChart(t *testing.T) {
+	var f strings.Builder
+	// The plot: a wavy curve of many short Bézier pieces in a 160 x 100 frame at (40, 30)
+	// in form space, with tick labels under the frame and the axis title below them.
+	f.WriteString("0.5 w 40 30 m 200 30 l 200 130 l 40 130 l h S\n40 40 m\n")
+	for i := 0; i < 32; i++ {
+		x := 40 + float64(i)*5
+		fmt.Fprintf(&f, "%g %g %g %g %g %g c\n", x+1, 60.0+float64(i%5)*8, x+3, 70.0, x+5, 50.0+float64(i%7)*9)
+	}
+	f.WriteString("S\n")
+	for i, lbl := range []string{"20", "40", "60", "80", "100"} {
+		f.WriteString(pdftest.Text("F1", 7, 46+float64(i)*36, 20, lbl))
+	}
+	f.WriteString(pdftest.Text("F1", 7, 90, 8, "k: passages retrieved"))
+	l, _ := column(72, 720, "L", 42, 4, 4)
+	r, _ := column(320, 560, "R", 42, 4)
+	page := l + r + "q 1 0 0 1 300 580 cm /Fm1 Do Q\n"
+	d := docOf(page)
+	fm := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Fm1 %d 0 R >>", fm))
+	formRes := fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", pdftest.FirstExtra(1))
+	d.Extra = append(d.Extra, pdftest.Stream("/Type /XObject /Subtype /Form /BBox [0 0 240 150] /Resources "+formRes, f.String()))
+	els := layoutBytes(t, d.Bytes())
+	want := []string{"L1", "L2", "Image", "R1"}
+	if got := tagOrder(t, els); !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+	for _, e := range els {
+		if e.Type == element.Image {
+			if !strings.Contains(e.Text, "100") || !strings.Contains(e.Text, "passages retrieved") {
+				t.Errorf("chart text %q lacks its labels: %q %v", e.Text, texts(els), e.Metadata.Coordinates.Points)
+			}
+			continue
+		}
+		if strings.Contains(e.Text, "passages retrieved") || strings.TrimSpace(e.Text) == "60" {
+			t.Errorf("a chart label in the flow: %s %q", e.Type, e.Text)
+		}
+	}
+}
+
+// A line pdfminer cut at an inline formula into runs of its own, lying wholly inside the
+// paragraph in the same type size, goes back into the paragraph, read in its row; up to
+// three lines of small type beside a block of larger type join it too, but a four-line
+// block of small type is a block of its own.
+func TestAbsorbFragments(t *testing.T) {
+	line := func(x0, y0, x1 float64, size float64, s string) tline {
+		return tline{text: s, b: box{x0, y0, x1, y0 + size}, size: size}
+	}
+	para := region{}
+	for i := 0; i < 8; i++ {
+		l := line(300, 100+float64(i)*13, 520, 10.9, fmt.Sprintf("p%d", i))
+		if i == 3 {
+			l.b.x1 = 410 // the row the formula runs continue
+		}
+		para.lines = append(para.lines, l)
+		para.b = para.b.union(l.b)
+	}
+	para.b = box{300, 100, 520, 100 + 7*13 + 10.9}
+	runs := region{lines: []tline{
+		line(420, 139, 450, 10.9, "run1"), line(452, 141, 470, 8, "sub"), line(472, 139, 490, 10.9, "run2"), line(492, 141, 500, 8, "e"),
+	}}
+	runs.b = box{420, 139, 500, 149.9}
+	small := region{}
+	for i := 0; i < 4; i++ {
+		small.lines = append(small.lines, line(300, 300+float64(i)*10, 520, 8, "note"))
+	}
+	small.b = box{300, 300, 520, 338}
+	got := absorbFragments([]region{para, runs, small}, 10.9)
+	if len(got) != 2 || len(got[0].lines) != 12 || len(got[1].lines) != 4 {
+		t.Fatalf("got %d blocks", len(got))
+	}
+	orderRows(got[0].lines)
+	var row []string
+	for _, l := range got[0].lines {
+		if l.b.y0 >= 139 && l.b.y0 < 145 {
+			row = append(row, l.text)
+		}
+	}
+	if want := []string{"p3", "run1", "sub", "run2", "e"}; !slices.Equal(row, want) {
+		t.Errorf("row %v, want %v", row, want)
+	}
+}
+
+// Running text set over a large picture (a background photo, a tinted panel drawn as an
+// image) stays in the flow, in order; before, every glyph over a picture was dropped.
+func TestTextOverBackgroundPicture(t *testing.T) {
+	body, _ := column(90, 640, "P", 80, 5, 5, 5)
+	d := docOf("q 440 0 0 400 86 300 cm /Im1 Do Q\n" + body)
+	img := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Im1 %d 0 R >>", img))
+	d.Extra = append(d.Extra, pdftest.Stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x10\x20\x30\x40"))
+	els := layoutBytes(t, d.Bytes())
+	var got []string
+	for _, tg := range tagOrder(t, els) {
+		if tg != string(element.Image) {
+			got = append(got, tg)
+		}
+	}
+	if want := []string{"P1", "P2", "P3"}; !slices.Equal(got, want) {
+		t.Errorf("text over the picture: %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+}
