@@ -184,7 +184,7 @@ func wantsMultipart(h string) bool {
 var listParams = func() map[string]bool {
 	m := map[string]bool{}
 	for _, p := range partitionapi.Params() {
-		if p.Kind == "list" {
+		if p.Kind == partitionapi.List {
 			m[p.Name] = true
 		}
 	}

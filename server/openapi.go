@@ -8,74 +8,37 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/api/partitionapi"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/openapi"
 )
 
-// paramSchema is the OpenAPI schema of one form parameter, derived from engine.Params so the
+// paramSchema is the OpenAPI schema of one form parameter, derived from partitionapi.Params so the
 // document cannot drift from what the server parses.
 func paramSchema(p partitionapi.Param) map[string]any {
 	s := map[string]any{"description": p.Help}
 	switch p.Kind {
-	case "strict_bool":
+	case partitionapi.StrictBool:
 		s["type"] = "boolean"
-	case "lenient_bool":
+	case partitionapi.LenientBool:
 		s["type"] = "boolean"
 		s["description"] = p.Help + " (only the text \"true\", any case, is true)"
-	case "int":
+	case partitionapi.Int:
 		s["type"] = "integer"
-	case "float":
+	case partitionapi.Float:
 		s["type"] = "number"
-	case "list":
+	case partitionapi.List:
 		s["type"] = "array"
 		s["items"] = map[string]any{"type": "string"}
 		s["description"] = p.Help + " (repeated fields, name[] fields, a JSON array or a +-joined value)"
-	case "literal":
+	case partitionapi.Literal:
 		s["type"] = "string"
 		s["enum"] = p.Choices
 	default:
 		s["type"] = "string"
 	}
-	if d, ok := paramDefault(p.Name); ok {
+	if d, ok := p.Default(); ok {
 		s["default"] = d
 	}
 	return s
-}
-
-// paramDefault reads a parameter's server default from engine.DefaultOptions.
-func paramDefault(name string) (any, bool) {
-	o := engine.DefaultOptions()
-	switch name {
-	case "strategy":
-		return o.Strategy, true
-	case "output_format":
-		return o.OutputFormat, true
-	case "coordinates":
-		return o.Coordinates, true
-	case "include_page_breaks":
-		return o.IncludePageBreaks, true
-	case "pdf_infer_table_structure":
-		return o.PDFInferTableStructure, true
-	case "xml_keep_tags":
-		return o.XMLKeepTags, true
-	case "unique_element_ids":
-		return o.UniqueElementIDs, true
-	case "starting_page_number":
-		return o.StartingPageNumber, true
-	case "include_slide_notes":
-		return o.IncludeSlideNotes, true
-	case "overlap":
-		return o.Chunking.Overlap, true
-	case "overlap_all":
-		return o.Chunking.OverlapAll, true
-	case "multipage_sections":
-		return o.Chunking.MultipageSections, true
-	case "include_orig_elements":
-		return o.Chunking.IncludeOrigElements, true
-	case "max_characters":
-		return 500, true
-	}
-	return nil, false
 }
 
 func detailSchema(desc string) map[string]any {

@@ -75,3 +75,47 @@ func TestOptionsFromFormErrors(t *testing.T) {
 		t.Errorf("errors %v, want %v", got, want)
 	}
 }
+
+// TestEveryParamReachesOptions guards the schema against drifting from engine.Options: every
+// parameter but the one the reference ignores must change the options when given a value other
+// than its default (a name engine.Options.Set does not know would be silently dropped).
+func TestEveryParamReachesOptions(t *testing.T) {
+	defaults, err := partitionapi.OptionsFromForm(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range partitionapi.Params() {
+		var tries []string
+		switch p.Kind {
+		case partitionapi.StrictBool, partitionapi.LenientBool:
+			tries = []string{"true", "false"}
+		case partitionapi.Int:
+			tries = []string{"7"}
+		case partitionapi.Float:
+			tries = []string{"0.25"}
+		case partitionapi.List, partitionapi.String:
+			tries = []string{"x"}
+		case partitionapi.Literal:
+			tries = p.Choices
+		default:
+			t.Errorf("%s: unknown kind %q", p.Name, p.Kind)
+		}
+		changed := false
+		for _, v := range tries {
+			o, err := partitionapi.OptionsFromForm(map[string][]string{p.Name: {v}})
+			if err != nil {
+				t.Errorf("%s=%s: %v", p.Name, v, err)
+				continue
+			}
+			changed = changed || !reflect.DeepEqual(o, defaults)
+		}
+		if ignored := p.Name == "tracking_enabled"; changed == ignored {
+			t.Errorf("%s: options changed = %v, want %v", p.Name, changed, !ignored)
+		}
+		if d, ok := p.Default(); ok && p.Kind.Bool() {
+			if _, isBool := d.(bool); !isBool {
+				t.Errorf("%s: default %v is not a boolean", p.Name, d)
+			}
+		}
+	}
+}

@@ -74,13 +74,24 @@ var paramGroups = []struct {
 	{"Output", []string{"output_format", "coordinates", "include_page_breaks", "unique_element_ids"}},
 }
 
-// paramDefaults are the defaults worth showing (the reference server's, engine.DefaultOptions).
-var paramDefaults = map[string]string{
-	"strategy": "auto", "output_format": "json", "pdf_infer_table_structure": "true",
-	"starting_page_number": "1", "include_slide_notes": "true", "multipage_sections": "true",
-	"include_orig_elements": "true", "max_characters": "500", "new_after_n_chars": "max_characters",
-	"combine_under_n_chars": "max_characters", "overlap": "0", "similarity_threshold": "0.5",
+// cliDefaults are defaults the API schema does not state or that read better on a command line;
+// the others come from partitionapi's Param.Default.
+var cliDefaults = map[string]string{
+	"output_format": "json", "new_after_n_chars": "max_characters",
+	"combine_under_n_chars": "max_characters", "similarity_threshold": "0.5",
 	"languages": "detected", "encoding": "detected",
+}
+
+// paramDefault is the default worth showing for p: a false boolean goes without saying.
+func paramDefault(p partitionapi.Param) (string, bool) {
+	if d, ok := cliDefaults[p.Name]; ok {
+		return d, true
+	}
+	d, ok := p.Default()
+	if !ok || d == false {
+		return "", false
+	}
+	return fmt.Sprint(d), true
 }
 
 var hiddenParams = map[string]bool{"tracking_enabled": true}
@@ -166,13 +177,13 @@ Examples:
 
 func flagSyntax(p partitionapi.Param) string {
 	switch {
-	case strings.HasSuffix(p.Kind, "bool"):
+	case p.Kind.Bool():
 		return "--" + p.Name
-	case p.Kind == "int":
+	case p.Kind == partitionapi.Int:
 		return "--" + p.Name + " N"
-	case p.Kind == "float":
+	case p.Kind == partitionapi.Float:
 		return "--" + p.Name + " X"
-	case p.Kind == "list":
+	case p.Kind == partitionapi.List:
 		return "--" + p.Name + " A,B"
 	}
 	return "--" + p.Name + " VALUE"
@@ -185,7 +196,7 @@ func paramHelp(p partitionapi.Param) string {
 	} else if len(p.Choices) > 0 {
 		h += ": " + strings.Join(p.Choices, ", ")
 	}
-	if d, ok := paramDefaults[p.Name]; ok {
+	if d, ok := paramDefault(p); ok {
 		h += " (default " + d + ")"
 	}
 	return h

@@ -75,7 +75,7 @@ func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
 	fs := flag.NewFlagSet("partition", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are phrased by parseError, help by partitionHelp
 	for _, p := range partitionapi.Params() {
-		fv := &formValue{form: c.form, name: p.Name, isList: p.Kind == "list", isBool: strings.HasSuffix(p.Kind, "bool")}
+		fv := &formValue{form: c.form, name: p.Name, isList: p.Kind == partitionapi.List, isBool: p.Kind.Bool()}
 		fs.Var(fv, p.Name, p.Help)
 	}
 	fs.Func("param", "", func(v string) error {

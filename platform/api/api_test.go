@@ -308,6 +308,19 @@ func TestWorkflowsAndJobs(t *testing.T) {
 		if code, _ := c.do("GET", "/api/v1/workflows?page_size=x", nil); code != 422 {
 			t.Fatal("bad page_size accepted")
 		}
+		// Bool query parameters take pydantic's truth values: deleted workflows are removed, so
+		// none is soft-deleted; a value that is not a truth value is a 422 naming the parameter.
+		for q, want := range map[string]int{"show_only_soft_deleted=YES": 0, "show_only_soft_deleted=1": 0,
+			"show_only_soft_deleted=off": 4, "show_recommender_workflows=true": 4} {
+			code, v = c.do("GET", "/api/v1/workflows?page_size=100&"+q, nil)
+			if code != 200 || len(v.([]any)) != want {
+				t.Fatalf("%s: %d %v, want %d workflows", q, code, v, want)
+			}
+		}
+		code, v = c.do("GET", "/api/v1/workflows?show_only_soft_deleted=maybe", nil)
+		if s := fmt.Sprint(v); code != 422 || !strings.Contains(s, "bool_parsing") || !strings.Contains(s, "[query show_only_soft_deleted]") {
+			t.Fatalf("bad bool: %d %v", code, v)
+		}
 		// The source is in use.
 		c.must(409, "DELETE", "/api/v1/sources/"+src["id"].(string), nil)
 		upd := c.must(200, "PUT", "/api/v1/workflows/"+wid, map[string]any{"schedule": nil, "name": "docs2"})

@@ -409,17 +409,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// quoteList renders choices as pydantic does: 'a', 'b' or 'c'.
+// quoteList renders choices as pydantic does ('a', 'b' or 'c'), saying so when there are none.
 func quoteList(choices []string) string {
-	q := make([]string, len(choices))
-	for i, c := range choices {
-		q[i] = "'" + c + "'"
-	}
-	switch len(q) {
-	case 0:
+	if len(choices) == 0 {
 		return "(no types registered)"
-	case 1:
-		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return schema.Choices(choices)
 }

@@ -114,11 +114,26 @@ func (a *API) listWorkflows(w http.ResponseWriter, r *http.Request) {
 			*p.dst = &t
 		}
 	}
+	// FastAPI reads these as bool query parameters: pydantic's truth values, anything else 422.
+	var softDeleted bool
+	for _, p := range []struct {
+		name string
+		dst  *bool
+	}{{"show_only_soft_deleted", &softDeleted}, {"show_recommender_workflows", nil}} {
+		if v := q.Get(p.name); v != "" {
+			b, ok := schema.ParseBool(v, schema.Pydantic)
+			if !ok {
+				errs = append(errs, schema.FieldError{Type: "bool_parsing", Loc: []string{"query", p.name}, Msg: "Input should be a valid boolean, unable to interpret input", Input: v})
+			} else if p.dst != nil {
+				*p.dst = b
+			}
+		}
+	}
 	if len(errs) > 0 {
 		validation(w, errs)
 		return
 	}
-	if q.Get("show_only_soft_deleted") == "true" {
+	if softDeleted {
 		// Deleted workflows are removed, not soft-deleted.
 		writeJSON(w, http.StatusOK, []WorkflowInfo{})
 		return

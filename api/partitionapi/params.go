@@ -1,0 +1,139 @@
+// Package partitionapi owns the partition API's parameters (partition-api.md §2): their names,
+// kinds, defaults and help, and how a form is parsed into engine options with the reference
+// server's rules and error wording. The HTTP server, the platform's workflow nodes and the CLI
+// all parse through it, so the three cannot drift; the OpenAPI document is generated from it.
+package partitionapi
+
+import (
+	"slices"
+
+	"github.com/quarrydocs/quarry/chunking"
+	"github.com/quarrydocs/quarry/engine"
+)
+
+// Kind is how a parameter's form value is parsed (partition-api.md §2.1).
+type Kind string
+
+const (
+	// StrictBool is pydantic's boolean coercion: true/1/yes/on/t/y or false/0/no/off/f/n in any
+	// case; anything else is a 422 bool_parsing error.
+	StrictBool Kind = "strict_bool"
+	// LenientBool is true for "true" in any case and false for every other string, never an error.
+	LenientBool Kind = "lenient_bool"
+	// Int is an integer (white space around it allowed); anything else is a 422 int_parsing error.
+	Int Kind = "int"
+	// Float is a number; anything else is a 422 float_parsing error.
+	Float Kind = "float"
+	// List is repeated fields, one JSON array literal or one "+"-joined value.
+	List Kind = "list"
+	// Literal is one of Param.Choices; anything else is a 422 literal_error.
+	Literal Kind = "literal"
+	// String is taken as it is.
+	String Kind = "string"
+)
+
+// Bool reports whether the kind is a boolean (strict or lenient).
+func (k Kind) Bool() bool { return k == StrictBool || k == LenientBool }
+
+// Param describes one form parameter of the partition API.
+type Param struct {
+	Name string
+	Kind Kind
+	// Choices are the allowed values of a literal.
+	Choices []string
+	Help    string
+}
+
+// Params lists every partition parameter (partition-api.md §2.2 and §2.3) in documentation order.
+func Params() []Param {
+	return []Param{
+		{"strategy", Literal, StrategyChoices(), "auto, fast, hi_res, ocr_only, vlm or an installed plugin strategy"},
+		{"output_format", Literal, []string{"application/json", "text/csv"}, "response format"},
+		{"coordinates", LenientBool, nil, "keep element coordinates"},
+		{"encoding", String, nil, "text encoding of text-based files"},
+		{"content_type", String, nil, "MIME type hint for the file"},
+		{"gz_uncompressed_content_type", String, nil, "MIME type of a gzip upload's content"},
+		{"hi_res_model_name", String, nil, "layout model for hi_res"},
+		{"include_page_breaks", StrictBool, nil, "emit PageBreak elements"},
+		{"languages", List, nil, "document languages (ISO 639 codes or names)"},
+		{"ocr_languages", List, nil, "deprecated: OCR languages"},
+		{"pdf_infer_table_structure", LenientBool, nil, "deprecated: infer PDF table structure"},
+		{"skip_infer_table_types", List, nil, "file types partitioned without table structure"},
+		{"extract_image_block_types", List, nil, "element types whose image crops are embedded"},
+		{"xml_keep_tags", LenientBool, nil, "XML: one element holding the raw document"},
+		{"unique_element_ids", StrictBool, nil, "random UUIDs instead of content hashes"},
+		{"starting_page_number", Int, nil, "number of the first page"},
+		{"include_slide_notes", StrictBool, nil, "PPT/PPTX: emit speaker notes"},
+		{"chunking_strategy", Literal, []string{"basic", "by_title", "by_page", "by_similarity"}, "chunk the elements"},
+		{"max_characters", Int, nil, "chunk hard maximum"},
+		{"new_after_n_chars", Int, nil, "chunk soft maximum"},
+		{"combine_under_n_chars", Int, nil, "by_title: combine small sections"},
+		{"overlap", Int, nil, "characters repeated between split chunks"},
+		{"overlap_all", StrictBool, nil, "overlap between all chunks"},
+		{"multipage_sections", StrictBool, nil, "by_title: sections may span pages"},
+		{"include_orig_elements", StrictBool, nil, "chunks carry their source elements"},
+		{"similarity_threshold", Float, nil, "by_similarity: minimum similarity (0.01–0.99)"},
+		{"do_not_break_similarity_on_footer_header", StrictBool, nil, "by_similarity: headers/footers do not break chunks"},
+		{"vlm_model_provider", String, nil, "vlm: provider"},
+		{"vlm_model", String, nil, "vlm: model"},
+		{"table_ocr_agent", String, nil, "OCR agent for table cells"},
+		{"pdfminer_line_overlap", Float, nil, "pdfminer line_overlap"},
+		{"pdfminer_char_margin", Float, nil, "pdfminer char_margin"},
+		{"pdfminer_line_margin", Float, nil, "pdfminer line_margin"},
+		{"pdfminer_word_margin", Float, nil, "pdfminer word_margin"},
+		{"tracking_enabled", String, nil, "accepted and ignored"},
+	}
+}
+
+// referenceStrategies are the reference's strategy literal: always accepted by validation,
+// installed or not (a missing one is reported when a document needs it).
+var referenceStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
+
+// StrategyChoices lists the accepted strategy names: the built-in ones and installed plugins.
+func StrategyChoices() []string {
+	out := slices.Clone(referenceStrategies)
+	for _, s := range engine.Strategies() {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Default returns the server's default for the parameter (engine.DefaultOptions, and the
+// chunkers' default size), or false when it has none worth documenting (an unset string or
+// list, or a chunking knob whose default depends on max_characters).
+func (p Param) Default() (any, bool) {
+	o := engine.DefaultOptions()
+	switch p.Name {
+	case "strategy":
+		return o.Strategy, true
+	case "output_format":
+		return o.OutputFormat, true
+	case "coordinates":
+		return o.Coordinates, true
+	case "include_page_breaks":
+		return o.IncludePageBreaks, true
+	case "pdf_infer_table_structure":
+		return o.PDFInferTableStructure, true
+	case "xml_keep_tags":
+		return o.XMLKeepTags, true
+	case "unique_element_ids":
+		return o.UniqueElementIDs, true
+	case "starting_page_number":
+		return o.StartingPageNumber, true
+	case "include_slide_notes":
+		return o.IncludeSlideNotes, true
+	case "overlap":
+		return o.Chunking.Overlap, true
+	case "overlap_all":
+		return o.Chunking.OverlapAll, true
+	case "multipage_sections":
+		return o.Chunking.MultipageSections, true
+	case "include_orig_elements":
+		return o.Chunking.IncludeOrigElements, true
+	case "max_characters":
+		return chunking.DefaultMaxCharacters, true
+	}
+	return nil, false
+}
