@@ -109,6 +109,12 @@
       case "uuid_parsing": return "Enter a valid ID (a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6).";
       case "enum": case "literal_error": return "Choose one of " + String((d.ctx && d.ctx.expected) || msg.replace(/^Input should be /, "")).replace(/'/g, "") + ".";
       case "json_invalid": return "This is not valid JSON" + (d.ctx && d.ctx.error ? ": " + d.ctx.error : "") + ".";
+      case "secret_required": {
+        // Shown at the secret's field: the stored value is not sent to a changed target.
+        const m = /^Value error, (.+?) changed,/.exec(msg);
+        const changed = m ? m[1].replace(/_/g, " ").replace(/, ([^,]+)$/, " and $1") : "connection settings";
+        return "The " + changed + " changed, so the stored value is not sent there: enter it again.";
+      }
     }
     let s = msg.replace(/^Value error, /, "").replace(/^Assertion failed, /, "");
     s = s.charAt(0).toUpperCase() + s.slice(1);
