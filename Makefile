@@ -47,8 +47,11 @@ check:
 	$(GO) vet ./...
 	staticcheck ./...
 
-# The platform store and job tests also run against a throwaway PostgreSQL cluster.
+# The platform store and job tests also run against a throwaway PostgreSQL cluster. The OCR
+# strategies' layout and table code (strategies/ocr/internal/scan) must build and pass without
+# cgo too: only the Tesseract binding beside it needs a C compiler.
 unit:
+	CGO_ENABLED=0 $(GO) test -count=1 ./strategies/ocr/internal/scan
 	QUARRY_TEST_POSTGRES="$$(scripts/postgres.sh start)"; export QUARRY_TEST_POSTGRES; \
 	$(GO) test -count=1 -timeout 30m ./...; rc=$$?; scripts/postgres.sh stop; exit $$rc
 

@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Command quarry-plugin-ocr serves the OCR strategies hi_res and ocr_only as a Quarry plugin.
 // It links Tesseract and leptonica (cgo), so it is its own binary; install it beside quarry or
 // in the plugin directory with its checksum:

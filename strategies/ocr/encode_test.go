@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 import (
@@ -5,9 +7,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"path/filepath"
-	"slices"
 	"testing"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // greyPattern is a w×h grey image whose pixels all differ from their neighbours, so a pixel
@@ -33,26 +35,26 @@ func TestSPIXMatchesPNM(t *testing.T) {
 	for _, size := range [][2]int{{1, 64}, {3, 30}, {4, 24}, {31, 3}, {32, 5}, {33, 7}, {101, 17}} {
 		for _, bilevel := range []bool{false, true} {
 			img := greyPattern(size[0], size[1], bilevel)
-			want := encodePGM(img)
+			want := scan.EncodePGM(img)
 			if bilevel {
-				want = encodePBM(img)
+				want = scan.EncodePBM(img)
 			}
-			if !sameImage(encodeSPIX(img, bilevel), want) {
+			if !sameImage(scan.EncodeSPIX(img, bilevel), want) {
 				t.Errorf("%dx%d bilevel=%v: spix and PNM differ", size[0], size[1], bilevel)
 			}
 		}
 	}
 	big := greyPattern(90, 40, false)
 	sub := big.SubImage(image.Rect(13, 5, 70, 33)).(*image.Gray)
-	if !sameImage(encodeSPIX(sub, false), encodePGM(sub)) {
+	if !sameImage(scan.EncodeSPIX(sub, false), scan.EncodePGM(sub)) {
 		t.Error("sub-image: spix and PGM differ")
 	}
 	bl := greyPattern(90, 40, true)
 	subBl := bl.SubImage(image.Rect(13, 5, 70, 33)).(*image.Gray)
-	if !sameImage(encodeSPIX(subBl, true), encodePBM(subBl)) {
+	if !sameImage(scan.EncodeSPIX(subBl, true), scan.EncodePBM(subBl)) {
 		t.Error("bilevel sub-image: spix and PBM differ")
 	}
-	if sameImage(encodeSPIX(greyPattern(33, 7, false), false), encodePGM(greyPattern(33, 8, false))) {
+	if sameImage(scan.EncodeSPIX(greyPattern(33, 7, false), false), scan.EncodePGM(greyPattern(33, 8, false))) {
 		t.Error("sameImage does not tell images apart")
 	}
 }
@@ -89,161 +91,8 @@ func TestDecodeGreyPixels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Pix, bl.Pix) || !isBilevel(got) {
+		if !bytes.Equal(got.Pix, bl.Pix) || !scan.IsBilevel(got) {
 			t.Errorf("1-bit PNG (palette %v) decoded differently", palette)
-		}
-	}
-}
-
-// A page without ruling is not copied and has no mask.
-func TestRemoveRulesNoRuling(t *testing.T) {
-	img := image.NewGray(image.Rect(0, 0, 300, 200))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
-	for y := 20; y < 180; y += 20 { // a page of "words": short dark blocks
-		for x := 20; x < 280; x++ {
-			if x%40 < 30 {
-				for k := range 10 {
-					img.Pix[(y+k)*img.Stride+x] = 30
-				}
-			}
-		}
-	}
-	clean, mask := removeRules(img, true)
-	if clean != img || mask != nil {
-		t.Errorf("page without ruling: copy %v, mask %v", clean != img, mask != nil)
-	}
-	grid := drawGrid()
-	orig := bytes.Clone(grid.Pix)
-	clean, mask = removeRules(grid, true)
-	if clean == grid || mask == nil || !bytes.Equal(grid.Pix, orig) {
-		t.Fatal("ruling: the input must stay as it was and the result be a copy with a mask")
-	}
-	for i, on := range mask.on {
-		if on != (clean.Pix[i] == 255 && orig[i] < 128) {
-			t.Fatalf("pixel %d: mask %v, before %d, after %d", i, on, orig[i], clean.Pix[i])
-		}
-	}
-}
-
-func TestIsBilevel(t *testing.T) {
-	img := greyPattern(37, 5, true)
-	if !isBilevel(img) {
-		t.Fatal("black and white image not bilevel")
-	}
-	for _, at := range []int{0, 7, 8, 100, len(img.Pix) - 1} {
-		old := img.Pix[at]
-		img.Pix[at] = 254
-		if isBilevel(img) {
-			t.Errorf("grey pixel at %d not seen", at)
-		}
-		img.Pix[at] = 128
-		if isBilevel(img) {
-			t.Errorf("grey pixel 128 at %d not seen", at)
-		}
-		img.Pix[at] = old
-	}
-}
-
-// removeRulesSimple is the plain form of removeRules (horizontal runs row by row, then vertical
-// runs column by column, always a copy and a mask): the fast one must agree with it.
-func removeRulesSimple(img *image.Gray) (*image.Gray, *ruleMask) {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	out := image.NewGray(b)
-	copy(out.Pix, img.Pix)
-	mask := &ruleMask{w: w, h: h, on: make([]bool, w*h)}
-	const dark = 128
-	maxThick := max(8, min(w, h)/150)
-	isDark := func(x, y int) bool { return x >= 0 && y >= 0 && x < w && y < h && img.Pix[y*img.Stride+x] < dark }
-	thickness := func(x, y, dx, dy int) int {
-		n := 1
-		for k := 1; k <= maxThick+1 && isDark(x+k*dx, y+k*dy); k++ {
-			n++
-		}
-		for k := 1; k <= maxThick+1 && isDark(x-k*dx, y-k*dy); k++ {
-			n++
-		}
-		return n
-	}
-	// A run is a rule when it is thin at most of several points along it: where a rule crosses
-	// another (a grid's inner junctions) it is locally thick.
-	const samples = 8
-	thin := func(at func(k int) int) bool {
-		n := 0
-		for k := 1; k <= samples; k++ {
-			if at(k) <= maxThick {
-				n++
-			}
-		}
-		return n >= samples-2
-	}
-	minH, minV := max(60, w/10), max(60, h/10)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; {
-			if !isDark(x, y) {
-				x++
-				continue
-			}
-			s := x
-			for x < w && isDark(x, y) {
-				x++
-			}
-			if x-s >= minH && thin(func(k int) int { return thickness(s+k*(x-s)/(samples+1), y, 0, 1) }) {
-				o := out.Pix[y*out.Stride:]
-				for k := s; k < x; k++ {
-					o[k] = 255
-					mask.on[y*w+k] = true
-				}
-			}
-		}
-	}
-	for x := 0; x < w; x++ {
-		for y := 0; y < h; {
-			if !isDark(x, y) {
-				y++
-				continue
-			}
-			s := y
-			for y < h && isDark(x, y) {
-				y++
-			}
-			if y-s >= minV && thin(func(k int) int { return thickness(x, s+k*(y-s)/(samples+1), 1, 0) }) {
-				for k := s; k < y; k++ {
-					out.Pix[k*out.Stride+x] = 255
-					mask.on[k*w+x] = true
-				}
-			}
-		}
-	}
-	return out, mask
-}
-
-func TestRemoveRulesAgrees(t *testing.T) {
-	pages := []*image.Gray{drawGrid(), greyPattern(333, 201, false), greyPattern(257, 300, true)}
-	// A scanned page with ruling, text and a filled box.
-	data := mustRead(t, filepath.Join(refDir, "docs", "table-multi-row-column-cells.png"))
-	if img, err := decodeGrey(data, -1); err == nil {
-		pages = append(pages, img)
-	} else {
-		t.Fatal(err)
-	}
-	for i, img := range pages {
-		wantImg, wantMask := removeRulesSimple(img)
-		gotImg, gotMask := removeRules(img, true)
-		if !bytes.Equal(gotImg.Pix, wantImg.Pix) {
-			t.Errorf("page %d: cleaned images differ", i)
-		}
-		if noMaskImg, m := removeRules(img, false); m != nil || !bytes.Equal(noMaskImg.Pix, wantImg.Pix) {
-			t.Errorf("page %d without mask: mask %v, images differ %v", i, m != nil, !bytes.Equal(noMaskImg.Pix, wantImg.Pix))
-		}
-		if gotMask == nil {
-			if slices.Contains(wantMask.on, true) {
-				t.Errorf("page %d: no mask, but ruling", i)
-			}
-		} else if !slices.Equal(gotMask.on, wantMask.on) {
-			t.Errorf("page %d: masks differ", i)
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 import (
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/quarrydocs/quarry/strategies/ocr/internal/cheap"
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // vmRSS reads the process's resident set size in KB from /proc/self/status.
@@ -59,7 +62,7 @@ func TestRecognitionDoesNotLeak(t *testing.T) {
 	// A band of body text: enough words for a sizeable hOCR document, quick to recognise.
 	b := page.Bounds()
 	band := page.SubImage(image.Rect(b.Min.X, b.Min.Y+b.Dy()/2, b.Max.X, b.Min.Y+b.Dy()/2+b.Dy()/8)).(*image.Gray)
-	img := encodeForOCR(band, false)
+	img := scan.EncodeForOCR(band, false)
 
 	tess := newTesseract()
 	defer tess.close()

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 /*
@@ -81,6 +83,8 @@ import (
 	"fmt"
 	"image"
 	"unsafe"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // setLeptonicaQuiet silences leptonica's stderr chatter about unreadable input; the errors
@@ -125,7 +129,7 @@ func decodeLeptonica(data []byte, frame int) (*image.Gray, error) {
 	}
 	defer C.q_destroy(g)
 	w, h := int(C.pixGetWidth(g)), int(C.pixGetHeight(g))
-	if w <= 0 || h <= 0 || w*h > maxPixels {
+	if w <= 0 || h <= 0 || w*h > scan.MaxPixels {
 		return nil, fmt.Errorf("unsupported image size %dx%d", w, h)
 	}
 	img := image.NewGray(image.Rect(0, 0, w, h))

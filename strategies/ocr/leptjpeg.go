@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 /*
@@ -61,6 +63,8 @@ import (
 	"fmt"
 	"image"
 	"unsafe"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // decodeJPEGGrey is decodePNGGrey for colour JPEGs: scanline by scanline to grey, never the
@@ -74,7 +78,7 @@ func decodeJPEGGrey(data []byte) (img *image.Gray, ok bool, err error) {
 	if C.q_jpeg_grey(p, C.size_t(len(data)), nil, &w, &h) != 0 {
 		return nil, false, nil
 	}
-	if w <= 0 || h <= 0 || int(w)*int(h) > maxPixels {
+	if w <= 0 || h <= 0 || int(w)*int(h) > scan.MaxPixels {
 		return nil, true, fmt.Errorf("unsupported image size %dx%d", int(w), int(h))
 	}
 	img = image.NewGray(image.Rect(0, 0, int(w), int(h)))

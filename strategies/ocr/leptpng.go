@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 /*
@@ -78,6 +80,8 @@ import (
 	"fmt"
 	"image"
 	"unsafe"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
@@ -98,7 +102,7 @@ func decodePNGGrey(data []byte) (img *image.Gray, ok bool, err error) {
 	case 2:
 		return nil, false, nil // leptonica says why, in the caller's words
 	}
-	if w <= 0 || h <= 0 || int(w)*int(h) > maxPixels {
+	if w <= 0 || h <= 0 || int(w)*int(h) > scan.MaxPixels {
 		return nil, true, fmt.Errorf("unsupported image size %dx%d", int(w), int(h))
 	}
 	img = image.NewGray(image.Rect(0, 0, int(w), int(h)))

@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package ocr holds the OCR strategies for scanned PDFs and images (partition-api.md §7.3,
 // §7.4): pages rendered by pdftoppm (grey, 300 DPI by default), recognised by Tesseract through
 // gosseract, one client per worker and one recognition call per page.
@@ -31,6 +33,7 @@ import (
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // MIMETypes are the document types the OCR strategies accept.
@@ -173,8 +176,8 @@ type pageResult struct {
 	num   int
 	img   *image.Gray
 	scale float64 // PDF points → pixels; 0 for images
-	words []Word
-	ruled []ruledTable // drawn tables, their cells read one by one (hi_res with tables)
+	words []scan.Word
+	ruled []scan.RuledTable // drawn tables, their cells read one by one (hi_res with tables)
 	err   error
 }
 
@@ -239,20 +242,20 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 			return r.err
 		}
 		sdk.ReportProgress(ctx, r.num, src.count(), "ocr")
-		var regions []region
+		var regions []scan.Region
 		if hiRes {
-			var layer layerFunc
+			var layer scan.LayerFunc
 			if pdfDoc != nil && r.scale > 0 {
 				layer = textLayer(ctx, pdfDoc, r.num, r.scale)
 			}
-			regions = hiResRegions(r.words, r.img, tables, layer, r.ruled)
+			regions = scan.HiResRegions(r.words, r.img, tables, layer, r.ruled)
 		} else {
-			regions = ocrOnlyRegions(r.words)
+			regions = scan.OCROnlyRegions(r.words)
 		}
 		for _, rg := range regions {
 			e := toElement(rg, r, hiRes)
 			if crops[strings.ToLower(string(e.Type))] {
-				if b64, err := cropJPEG(r.img, rg.box); err == nil {
+				if b64, err := cropJPEG(r.img, rg.Box); err == nil {
 					e.Metadata.ImageBase64, e.Metadata.ImageMIMEType = b64, "image/jpeg"
 				}
 			}
@@ -285,9 +288,9 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if err != nil {
 		return pageResult{err: err}
 	}
-	clean, mask := removeRules(img, tables)
-	bilevel := isBilevel(img)
-	input := encodeForOCR(clean, bilevel)
+	clean, mask := scan.RemoveRules(img, tables)
+	bilevel := scan.IsBilevel(img)
+	input := scan.EncodeForOCR(clean, bilevel)
 	// The client is taken once the page is ready: a client still loading its models (the
 	// plugin's warm-up) finishes while the page is decoded.
 	t := o.client()
@@ -302,29 +305,29 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	// there already; a low-resolution image is scaled up and read again, as the reference
 	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
 	if scale == 0 {
-		if zoom = zoomFor(words); zoom > 1 {
-			big := resize(clean, zoom)
-			if more, err := t.recognize(encodeForOCR(big, false), langs); err == nil { // resampling makes grey
+		if zoom = scan.ZoomFor(words); zoom > 1 {
+			big := scan.Resize(clean, zoom)
+			if more, err := t.recognize(scan.EncodeForOCR(big, false), langs); err == nil { // resampling makes grey
 				for i := range more {
-					more[i].Box = unzoom(more[i].Box, zoom, img.Bounds())
+					more[i].Box = scan.Unzoom(more[i].Box, zoom, img.Bounds())
 				}
 				words = more
 			}
 		}
 	}
-	var ruled []ruledTable
+	var ruled []scan.RuledTable
 	if tables {
-		read := func(cell *image.Gray) ([]Word, error) {
+		read := func(cell *image.Gray) ([]scan.Word, error) {
 			if zoom <= 1 {
-				return t.recognizeBlock(encodeForOCR(cell, false), langs)
+				return t.recognizeBlock(scan.EncodeForOCR(cell, false), langs)
 			}
-			ws, err := t.recognizeBlock(encodeForOCR(resize(cell, zoom), false), langs)
+			ws, err := t.recognizeBlock(scan.EncodeForOCR(scan.Resize(cell, zoom), false), langs)
 			for i := range ws {
-				ws[i].Box = unzoom(ws[i].Box, zoom, cell.Bounds())
+				ws[i].Box = scan.Unzoom(ws[i].Box, zoom, cell.Bounds())
 			}
 			return ws, err
 		}
-		if ruled, err = findRuledTables(ctx, words, clean, mask, read); err != nil {
+		if ruled, err = scan.FindRuledTables(ctx, words, clean, mask, read); err != nil {
 			return pageResult{err: err}
 		}
 	}
@@ -349,8 +352,8 @@ func pageList(count int, spec string) []int {
 	return out
 }
 
-func toElement(rg region, r pageResult, hiRes bool) element.Element {
-	b := rg.box
+func toElement(rg scan.Region, r pageResult, hiRes bool) element.Element {
+	b := rg.Box
 	w, h := float64(r.img.Bounds().Dx()), float64(r.img.Bounds().Dy())
 	m := element.Metadata{
 		PageNumber: element.Int(r.num),
@@ -361,12 +364,12 @@ func toElement(rg region, r pageResult, hiRes bool) element.Element {
 			},
 			System: "PixelSpace", LayoutWidth: w, LayoutHeight: h,
 		},
-		TextAsHTML: rg.html,
+		TextAsHTML: rg.HTML,
 	}
 	if hiRes {
-		m.IsExtracted = rg.extracted
+		m.IsExtracted = rg.Extracted
 	}
-	return element.Element{Type: rg.typ, Text: rg.text, Metadata: m}
+	return element.Element{Type: rg.Type, Text: rg.Text, Metadata: m}
 }
 
 // cropJPEG encodes the region of the page as base64 JPEG (extract_image_block_types).
@@ -384,7 +387,7 @@ func cropJPEG(img *image.Gray, box image.Rectangle) (string, error) {
 
 // textLayer returns the text of page n's text layer inside a pixel box, or nil when the page
 // has no text layer (a scan): hi_res then keeps Tesseract's text.
-func textLayer(ctx context.Context, d *pdf.Document, n int, scale float64) layerFunc {
+func textLayer(ctx context.Context, d *pdf.Document, n int, scale float64) scan.LayerFunc {
 	p, err := d.Page(ctx, n, pdf.DefaultLAParams())
 	if err != nil || !p.HasText() {
 		return nil

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 import (
@@ -17,6 +19,7 @@ import (
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/strategies/fast"
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // source yields the page images of one document.
@@ -129,7 +132,7 @@ func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, er
 	// box), so the buffer may still grow or be a little large.
 	if w, h := s.doc.PageSize(n); w > 0 && h > 0 {
 		px := (w*float64(s.dpi)/72 + 2) * (h*float64(s.dpi)/72 + 2)
-		if px < maxPixels {
+		if px < scan.MaxPixels {
 			out.Grow(int(px) + 64)
 		}
 	}
@@ -144,7 +147,7 @@ func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, er
 		}
 		return nil, 0, fmt.Errorf("ocr: pdftoppm (install poppler-utils): %w", err)
 	}
-	img, err := parsePGM(out.Bytes())
+	img, err := scan.ParsePGM(out.Bytes())
 	if err != nil {
 		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
 	}

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 import (
@@ -9,6 +11,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // ExtraRegions lists areas of PDF pages to OCR on their own, as
@@ -83,7 +86,7 @@ func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs s
 				copy(crop.Pix[y*crop.Stride:y*crop.Stride+box.Dx()], img.Pix[(box.Min.Y+y)*img.Stride+box.Min.X:])
 			}
 			t := o.client()
-			words, err := t.recognize(encodeForOCR(crop, isBilevel(crop)), langs)
+			words, err := t.recognize(scan.EncodeForOCR(crop, scan.IsBilevel(crop)), langs)
 			o.release(t)
 			if err != nil {
 				return fmt.Errorf("ocr: region on page %d: %w", r.page, err)

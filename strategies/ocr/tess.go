@@ -1,24 +1,17 @@
+//go:build cgo
+
 package ocr
 
 import (
 	"fmt"
-	"image"
 	"runtime/debug"
 	"strings"
 	"unsafe"
 
 	"github.com/otiai10/gosseract/v2"
-)
 
-// Word is one word Tesseract recognised, with its place in Tesseract's block / paragraph /
-// line structure (reading order) and its box in page pixels.
-type Word struct {
-	Text             string
-	Conf             float64
-	Box              image.Rectangle
-	Block, Par, Line int
-	Order            int // index in Tesseract's output
-}
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
+)
 
 // tesseract wraps one Tesseract client. A client is never shared: each worker owns one.
 type tesseract struct {
@@ -75,17 +68,17 @@ const bigImage = 16 << 20
 // recognize runs recognition once on an encoded page image (any format leptonica reads). Every gosseract output call re-runs
 // recognition, so only the verbose word boxes are asked for; lines and paragraphs are derived
 // from their numbers.
-func (t *tesseract) recognize(img []byte, langs string) ([]Word, error) {
+func (t *tesseract) recognize(img []byte, langs string) ([]scan.Word, error) {
 	return t.recognizeAs(img, langs, "3")
 }
 
 // recognizeBlock reads an image as one uniform block of text (page segmentation mode 6): a
 // table cell, where full page segmentation would look for columns that are not there.
-func (t *tesseract) recognizeBlock(img []byte, langs string) ([]Word, error) {
+func (t *tesseract) recognizeBlock(img []byte, langs string) ([]scan.Word, error) {
 	return t.recognizeAs(img, langs, "6")
 }
 
-func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
+func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]scan.Word, error) {
 	if err := t.setLanguages(langs); err != nil {
 		return nil, err
 	}
@@ -114,7 +107,7 @@ func (t *tesseract) recognizeAs(img []byte, langs, psm string) ([]Word, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tesseract: %w", err)
 	}
-	words, err := parseHOCR(hocr)
+	words, err := scan.ParseHOCR(hocr)
 	if err != nil {
 		return nil, fmt.Errorf("tesseract: hOCR: %w", err)
 	}

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 /*
@@ -24,6 +26,8 @@ import (
 	"unsafe"
 
 	"github.com/otiai10/gosseract/v2"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // gosseract's (*Client).HOCRText returns C.GoString of Tesseract's GetHOCRText and never frees
@@ -57,7 +61,7 @@ var blankPage = func() []byte {
 	for i := range blank.Pix {
 		blank.Pix[i] = 255
 	}
-	return encodeForOCR(blank, true)
+	return scan.EncodeForOCR(blank, true)
 }()
 
 // initialise makes gosseract run its lazy Init (languages, then the variables) if it is

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package ocr
 
 /*
@@ -37,12 +39,14 @@ import "C"
 import (
 	"image"
 	"unsafe"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // Orientation detection: a page scanned sideways or upside down reads as garbage. Tesseract's
 // orientation and script detection (OSD, the tesseract-ocr-osd model) tells how the text is
 // turned; the page is turned back and read again. OSD costs about as much as a quarter of a
-// recognition, so it runs only on pages whose first reading looks poor (see needsOSD).
+// recognition, so it runs only on pages whose first reading looks poor (see scan.NeedsOSD).
 
 // osdMinConfidence is the orientation confidence below which OSD's answer is not acted on
 // (Tesseract's own tools use 2 as "unsure"; upright text of a few lines scores well above 5).
@@ -67,7 +71,7 @@ func (t *tesseract) orientation(img *image.Gray) (int, bool) {
 	}
 	src := img
 	if b := img.Bounds(); max(b.Dx(), b.Dy()) > osdMaxSide {
-		src = resize(img, float64(osdMaxSide)/float64(max(b.Dx(), b.Dy())))
+		src = scan.Resize(img, float64(osdMaxSide)/float64(max(b.Dx(), b.Dy())))
 	}
 	b := src.Bounds()
 	if b.Dx() < 16 || b.Dy() < 16 {
@@ -92,88 +96,22 @@ func (t *tesseract) closeOSD() {
 	}
 }
 
-// needsOSD reports whether a page's first reading is poor enough to check its orientation:
-// few words read with confidence among many read at all, which is what sideways or inverted
-// text gives. Upright pages (most words confident) and empty ones cost nothing more.
-func needsOSD(words []Word) bool {
-	n, good := 0, 0
-	for _, w := range words {
-		if w.Conf < 0 {
-			continue
-		}
-		n++
-		if w.Conf >= 60 && len([]rune(w.Text)) >= 2 {
-			good++
-		}
-	}
-	return n >= 5 && good*2 < n
-}
-
-// rotate turns img clockwise by quarter turns (1 = 90°), into a new image.
-func rotate(img *image.Gray, quarters int) *image.Gray {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	switch quarters % 4 {
-	case 0:
-		return img
-	case 2:
-		out := image.NewGray(image.Rect(0, 0, w, h))
-		for y := 0; y < h; y++ {
-			src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:w]
-			dst := out.Pix[(h-1-y)*out.Stride:][:w]
-			for x, v := range src {
-				dst[w-1-x] = v
-			}
-		}
-		return out
-	}
-	out := image.NewGray(image.Rect(0, 0, h, w))
-	cw := quarters%4 == 1
-	for y := 0; y < h; y++ {
-		src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:w]
-		for x, v := range src {
-			// Clockwise: (x, y) → (h-1-y, x); counter-clockwise: (x, y) → (y, w-1-x).
-			if cw {
-				out.Pix[x*out.Stride+h-1-y] = v
-			} else {
-				out.Pix[(w-1-x)*out.Stride+y] = v
-			}
-		}
-	}
-	return out
-}
-
-// meanConf is the mean confidence of the words read (those with one).
-func meanConf(words []Word) float64 {
-	sum, n := 0.0, 0
-	for _, w := range words {
-		if w.Conf >= 0 {
-			sum += w.Conf
-			n++
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return sum / float64(n)
-}
-
 // upright re-reads a page whose first reading (words) looks sideways or inverted: when OSD
 // finds the text turned, the page is turned back, cleaned and read again, and the new reading
 // replaces the old one if it is more confident. It returns the page, its cleaned copy, the
 // rule mask and the words to use from here on.
-func (t *tesseract) upright(img, clean *image.Gray, mask *ruleMask, words []Word, bilevel, tables bool, langs string) (*image.Gray, *image.Gray, *ruleMask, []Word) {
-	if !needsOSD(words) {
+func (t *tesseract) upright(img, clean *image.Gray, mask *scan.RuleMask, words []scan.Word, bilevel, tables bool, langs string) (*image.Gray, *image.Gray, *scan.RuleMask, []scan.Word) {
+	if !scan.NeedsOSD(words) {
 		return img, clean, mask, words
 	}
 	q, ok := t.orientation(clean)
 	if !ok || q == 0 {
 		return img, clean, mask, words
 	}
-	turned := rotate(img, q)
-	c2, m2 := removeRules(turned, tables)
-	w2, err := t.recognize(encodeForOCR(c2, bilevel), langs)
-	if err != nil || meanConf(w2) <= meanConf(words) {
+	turned := scan.Rotate(img, q)
+	c2, m2 := scan.RemoveRules(turned, tables)
+	w2, err := t.recognize(scan.EncodeForOCR(c2, bilevel), langs)
+	if err != nil || scan.MeanConf(w2) <= scan.MeanConf(words) {
 		return img, clean, mask, words
 	}
 	return turned, c2, m2, w2

@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"image"
@@ -8,9 +8,9 @@ import (
 	"golang.org/x/net/html"
 )
 
-// parseHOCR reads Tesseract's hOCR: blocks (ocr_carea), paragraphs (ocr_par), lines (ocr_line
+// ParseHOCR reads Tesseract's hOCR: blocks (ocr_carea), paragraphs (ocr_par), lines (ocr_line
 // and its variants) and words (ocrx_word) with their boxes and confidences.
-func parseHOCR(s string) ([]Word, error) {
+func ParseHOCR(s string) ([]Word, error) {
 	doc, err := html.Parse(strings.NewReader(s))
 	if err != nil {
 		return nil, err

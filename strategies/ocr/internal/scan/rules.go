@@ -1,36 +1,36 @@
-package ocr
+package scan
 
 import (
 	"encoding/binary"
 	"image"
 )
 
-// ruleMask marks the pixels of a page that belong to ruling (one byte per pixel, row-major).
-type ruleMask struct {
+// RuleMask marks the pixels of a page that belong to ruling (one byte per pixel, row-major).
+type RuleMask struct {
 	w, h int
 	on   []bool
 }
 
-func (m *ruleMask) at(x, y int) bool { return m.on[y*m.w+x] }
+func (m *RuleMask) at(x, y int) bool { return m.on[y*m.w+x] }
 
-// removeRules returns img with ruling (long, thin, dark horizontal and vertical runs: table
+// RemoveRules returns img with ruling (long, thin, dark horizontal and vertical runs: table
 // borders, frames) painted white, and where that ruling was. Tesseract's page segmentation
 // reads ruling as characters and splits cells badly; text strokes are never that long, and a
 // filled area (a tinted table header) is not thin, so its text stays. The mask gives ruled
 // tables their cells; it is made only when withMask is set (table inference), and a page
 // without ruling (most text pages) is returned as it is with a nil mask: no copy of the page,
 // no mask the size of the page.
-func removeRules(img *image.Gray, withMask bool) (*image.Gray, *ruleMask) {
+func RemoveRules(img *image.Gray, withMask bool) (*image.Gray, *RuleMask) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	var out *image.Gray
-	var mask *ruleMask
+	var mask *RuleMask
 	paint := func(x, y int) {
 		if out == nil {
 			out = image.NewGray(b)
 			copy(out.Pix, img.Pix)
 			if withMask {
-				mask = &ruleMask{w: w, h: h, on: make([]bool, w*h)}
+				mask = &RuleMask{w: w, h: h, on: make([]bool, w*h)}
 			}
 		}
 		out.Pix[y*out.Stride+x] = 255

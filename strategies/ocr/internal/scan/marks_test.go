@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"image"
@@ -31,28 +31,28 @@ func markedPage(n, w, h int) (*image.Gray, []Word) {
 
 func TestNumberedLinesAreItems(t *testing.T) {
 	img, words := markedPage(4, 4, 7)
-	rs := hiResRegions(words, img, false, nil, nil)
+	rs := HiResRegions(words, img, false, nil, nil)
 	if len(rs) != 4 {
 		t.Fatalf("%d regions, want one per numbered line: %+v", len(rs), rs)
 	}
 	for _, r := range rs {
-		if r.typ != element.ListItem || r.text != "x y" {
-			t.Errorf("%s %q, want ListItem %q", r.typ, r.text, "x y")
+		if r.Type != element.ListItem || r.Text != "x y" {
+			t.Errorf("%s %q, want ListItem %q", r.Type, r.Text, "x y")
 		}
 	}
 }
 
 func TestBulletMarksAndShortRunsAreNotNumbers(t *testing.T) {
 	img, words := markedPage(4, 6, 6) // round/square marks: bullets stay in body text
-	for _, r := range hiResRegions(words, img, false, nil, nil) {
-		if r.typ == element.ListItem {
-			t.Errorf("bulleted line %q became a ListItem", r.text)
+	for _, r := range HiResRegions(words, img, false, nil, nil) {
+		if r.Type == element.ListItem {
+			t.Errorf("bulleted line %q became a ListItem", r.Text)
 		}
 	}
 	img, words = markedPage(2, 4, 7) // two numbered lines are not yet a listing
-	for _, r := range hiResRegions(words, img, false, nil, nil) {
-		if r.typ == element.ListItem {
-			t.Errorf("line %q of a two-line run became a ListItem", r.text)
+	for _, r := range HiResRegions(words, img, false, nil, nil) {
+		if r.Type == element.ListItem {
+			t.Errorf("line %q of a two-line run became a ListItem", r.Text)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/quarrydocs/quarry/element"
 )
 
-// ruledTable is a table whose cells are drawn. Its cells are read one by one, as the
+// RuledTable is a table whose cells are drawn. Its cells are read one by one, as the
 // reference's table-structure step OCRs each detected cell: Tesseract's full-page segmentation
 // reads a grid poorly (cells merged across rules, text on a tinted header misread), while a
 // single cell is one uniform block.
-type ruledTable struct {
+type RuledTable struct {
 	frame image.Rectangle
 	cells []ruledCell
 	rows  int
@@ -37,28 +37,28 @@ const wallRadius = 2
 // that touches the table (with a margin of textH, so a header row above the aligned rows is
 // found too), and the areas that ruling encloses. ok is false when the ruling does not make a
 // grid of at least two rows and two columns that covers the table.
-func findRuledTable(mask *ruleMask, box image.Rectangle, textH int) (ruledTable, bool) {
+func findRuledTable(mask *RuleMask, box image.Rectangle, textH int) (RuledTable, bool) {
 	if mask == nil {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
 	bounds := image.Rect(0, 0, mask.w, mask.h)
 	window := box.Inset(-textH).Intersect(bounds)
 	frame, ok := ruleFrame(mask, window)
 	if !ok || frame.Intersect(box).Empty() {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
 	// The aligned rows must mostly sit inside the drawn frame: ruling elsewhere (a rule under
 	// a heading) is not this table's.
 	in := frame.Intersect(box)
 	if 2*in.Dx()*in.Dy() < box.Dx()*box.Dy() {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
 	boxes := enclosedAreas(mask, frame, textH)
 	return gridFrom(frame, boxes, textH)
 }
 
 // ruleFrame is the bounding box of the ruling connected to the rule pixels inside window.
-func ruleFrame(mask *ruleMask, window image.Rectangle) (image.Rectangle, bool) {
+func ruleFrame(mask *RuleMask, window image.Rectangle) (image.Rectangle, bool) {
 	seen := make([]bool, len(mask.on))
 	var frame image.Rectangle
 	found := false
@@ -101,7 +101,7 @@ func ruleFrame(mask *ruleMask, window image.Rectangle) (image.Rectangle, bool) {
 
 // enclosedAreas labels the areas inside frame that the (widened) ruling separates and returns
 // the boxes of those big enough to hold text.
-func enclosedAreas(mask *ruleMask, frame image.Rectangle, textH int) []image.Rectangle {
+func enclosedAreas(mask *RuleMask, frame image.Rectangle, textH int) []image.Rectangle {
 	fw, fh := frame.Dx(), frame.Dy()
 	// Widen the ruling by wallRadius: a separable maximum, rows then columns.
 	tmp := make([]bool, fw*fh)
@@ -161,9 +161,9 @@ func enclosedAreas(mask *ruleMask, frame image.Rectangle, textH int) []image.Rec
 
 // gridFrom places enclosed areas on a grid: their edges, clustered, are the column and row
 // boundaries, and an area spanning several boundaries spans that many columns or rows.
-func gridFrom(frame image.Rectangle, boxes []image.Rectangle, textH int) (ruledTable, bool) {
+func gridFrom(frame image.Rectangle, boxes []image.Rectangle, textH int) (RuledTable, bool) {
 	if len(boxes) < 4 {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
 	// Neighbouring areas' edges are a widened rule apart; distinct boundaries are at least a
 	// cell (textH) apart.
@@ -176,20 +176,20 @@ func gridFrom(frame image.Rectangle, boxes []image.Rectangle, textH int) (ruledT
 	colOf, cols := clusterEdges(xs, tol)
 	rowOf, rows := clusterEdges(ys, tol)
 	if cols < 2 || rows < 2 {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
-	t := ruledTable{frame: frame, rows: rows, cols: cols}
+	t := RuledTable{frame: frame, rows: rows, cols: cols}
 	taken := make([]bool, rows*cols)
 	covered := 0
 	for _, b := range boxes {
 		c := ruledCell{box: b, c0: colOf(b.Min.X), c1: colOf(b.Max.X), r0: rowOf(b.Min.Y), r1: rowOf(b.Max.Y)}
 		if c.c1 <= c.c0 || c.r1 <= c.r0 {
-			return ruledTable{}, false
+			return RuledTable{}, false
 		}
 		for r := c.r0; r < c.r1; r++ {
 			for k := c.c0; k < c.c1; k++ {
 				if taken[r*cols+k] {
-					return ruledTable{}, false // overlapping areas: not a grid
+					return RuledTable{}, false // overlapping areas: not a grid
 				}
 				taken[r*cols+k] = true
 				covered++
@@ -199,7 +199,7 @@ func gridFrom(frame image.Rectangle, boxes []image.Rectangle, textH int) (ruledT
 	}
 	// Most slots must be drawn cells; a frame around prose (a boxed note) has few.
 	if 5*covered < 4*rows*cols {
-		return ruledTable{}, false
+		return RuledTable{}, false
 	}
 	sort.Slice(t.cells, func(a, b int) bool {
 		ca, cb := t.cells[a], t.cells[b]
@@ -230,7 +230,7 @@ func clusterEdges(vs []int, tol int) (func(int) int, int) {
 
 // readCells OCRs every cell of t on the cleaned page image with read, which returns words in
 // the crop's pixels.
-func (t *ruledTable) readCells(clean *image.Gray, read func(*image.Gray) ([]Word, error)) error {
+func (t *RuledTable) readCells(clean *image.Gray, read func(*image.Gray) ([]Word, error)) error {
 	for i := range t.cells {
 		c := &t.cells[i]
 		crop := c.box.Intersect(clean.Bounds())
@@ -294,7 +294,7 @@ func hasInk(img *image.Gray, r image.Rectangle) bool {
 // region is the table's element: HTML from the grid (a cell covered by a span from above or
 // the left is not written), text as the words read line by line across the table, which is how
 // the reference fills a table region with the OCR words inside it.
-func (t *ruledTable) region(order int) region {
+func (t *RuledTable) region(order int) Region {
 	rows := make([][]element.Cell, t.rows)
 	var all []Word
 	for _, c := range t.cells {
@@ -307,7 +307,7 @@ func (t *ruledTable) region(order int) region {
 			kept = append(kept, r)
 		}
 	}
-	return region{typ: element.Table, text: lineOrderText(all), html: element.TableHTML(kept), box: t.frame, order: order}
+	return Region{Type: element.Table, Text: lineOrderText(all), HTML: element.TableHTML(kept), Box: t.frame, order: order}
 }
 
 // lineOrderText joins words by visual line, top to bottom, each line left to right. A line
@@ -332,14 +332,14 @@ func lineOrderText(ws []Word) string {
 	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
-// findRuledTables looks for drawn grids around the tables that word alignment finds and reads
+// FindRuledTables looks for drawn grids around the tables that word alignment finds and reads
 // their cells with read.
-func findRuledTables(ctx context.Context, words []Word, clean *image.Gray, mask *ruleMask, read func(*image.Gray) ([]Word, error)) ([]ruledTable, error) {
-	var out []ruledTable
+func FindRuledTables(ctx context.Context, words []Word, clean *image.Gray, mask *RuleMask, read func(*image.Gray) ([]Word, error)) ([]RuledTable, error) {
+	var out []RuledTable
 	for _, cand := range detectTables(words, make([]bool, len(words))) {
 		var hs []int
 		for _, w := range words {
-			if centerIn(w.Box, cand.box) {
+			if centerIn(w.Box, cand.Box) {
 				hs = append(hs, w.Box.Dy())
 			}
 		}
@@ -347,8 +347,8 @@ func findRuledTables(ctx context.Context, words []Word, clean *image.Gray, mask 
 			continue
 		}
 		sort.Ints(hs)
-		rt, ok := findRuledTable(mask, cand.box, max(hs[len(hs)/2], 4))
-		if !ok || slices.ContainsFunc(out, func(o ruledTable) bool { return o.frame.Overlaps(rt.frame) }) {
+		rt, ok := findRuledTable(mask, cand.Box, max(hs[len(hs)/2], 4))
+		if !ok || slices.ContainsFunc(out, func(o RuledTable) bool { return o.frame.Overlaps(rt.frame) }) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {

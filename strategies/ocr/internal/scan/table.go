@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"image"
@@ -20,7 +20,7 @@ type row struct {
 
 // detectTables finds tables from word-box alignment: runs of at least three lines that break
 // into several segments whose gaps line up in columns. Found words are marked used.
-func detectTables(words []Word, used []bool) []region {
+func detectTables(words []Word, used []bool) []Region {
 	idx := make([]int, 0, len(words))
 	for i := range words {
 		if !used[i] && !isRule(words[i].Text) {
@@ -61,7 +61,7 @@ func detectTables(words []Word, used []bool) []region {
 		}
 		r.segs = append(r.segs, seg)
 	}
-	var out []region
+	var out []Region
 	for start := 0; start < len(rows); {
 		if len(rows[start].segs) < 2 {
 			start++
@@ -91,7 +91,7 @@ func detectTables(words []Word, used []bool) []region {
 			}
 			// The ruling Tesseract read as characters belongs to the table too.
 			for i := range words {
-				if !used[i] && isRule(words[i].Text) && centerIn(words[i].Box, t.box) {
+				if !used[i] && isRule(words[i].Text) && centerIn(words[i].Box, t.Box) {
 					used[i] = true
 				}
 			}
@@ -106,7 +106,7 @@ func cy(b image.Rectangle) int { return (b.Min.Y + b.Max.Y) / 2 }
 
 // buildTable turns a run of lines into a table when its gaps form at least two aligned
 // columns; prose in two columns (long segments) is not a table.
-func buildTable(words []Word, rows []*row) (region, []*row, bool) {
+func buildTable(words []Word, rows []*row) (Region, []*row, bool) {
 	tabular, segs, segWords := 0, 0, 0
 	box := rows[0].box
 	h := 0
@@ -122,7 +122,7 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 		}
 	}
 	if tabular < 3 {
-		return region{}, nil, false
+		return Region{}, nil, false
 	}
 	h /= len(rows)
 	// Coverage of each x column by segments of tabular rows; a gutter is where (almost) none
@@ -170,10 +170,10 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 		cols = append(cols, [2]int{colStart, end})
 	}
 	if len(cols) < 2 {
-		return region{}, nil, false
+		return Region{}, nil, false
 	}
 	if len(cols) == 2 && float64(segWords)/float64(segs) > 4 {
-		return region{}, nil, false
+		return Region{}, nil, false
 	}
 	colOf := func(b image.Rectangle) int {
 		x := ((b.Min.X+b.Max.X)/2 - box.Min.X) / step
@@ -210,7 +210,7 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 		rows = rows[:len(rows)-1]
 	}
 	if len(rows) < 3 {
-		return region{}, nil, false
+		return Region{}, nil, false
 	}
 	box = rows[0].box
 	var cells [][]element.Cell
@@ -252,9 +252,9 @@ func buildTable(words []Word, rows []*row) (region, []*row, bool) {
 	}
 	avg := float64(contentWords) / float64(max(contentCells, 1))
 	if content < 2 || (content == 2 && avg > 4) || avg > 7 {
-		return region{}, nil, false
+		return Region{}, nil, false
 	}
-	return region{typ: element.Table, text: element.TableText(cells), html: element.TableHTML(cells), box: box, order: order}, rows, true
+	return Region{Type: element.Table, Text: element.TableText(cells), HTML: element.TableHTML(cells), Box: box, order: order}, rows, true
 }
 
 // isRule reports whether a "word" is a table rule Tesseract read as characters.

@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"image"
@@ -10,15 +10,15 @@ import (
 	"github.com/quarrydocs/quarry/element"
 )
 
-// region is one element-to-be on a page, in pixel space.
-type region struct {
-	typ       element.Type
-	text      string
-	box       image.Rectangle
+// Region is one element-to-be on a page, in pixel space.
+type Region struct {
+	Type      element.Type
+	Text      string
+	Box       image.Rectangle
 	order     int // position in Tesseract's reading order
 	item      bool
-	html      string
-	extracted string
+	HTML      string
+	Extracted string
 	lines     int
 }
 
@@ -31,18 +31,18 @@ type line struct {
 	item      bool // a line after a margin mark: a list item of its own
 }
 
-// layerFunc returns the PDF text layer's text inside a pixel box ("" when there is none).
-type layerFunc func(image.Rectangle) string
+// LayerFunc returns the PDF text layer's text inside a pixel box ("" when there is none).
+type LayerFunc func(image.Rectangle) string
 
 // paragraphs groups words by Tesseract's (block, paragraph), in its reading order, and splits
 // a paragraph further where its lines say a new one starts. Lines are joined by spaces.
-func paragraphs(words []Word) []region {
+func paragraphs(words []Word) []Region {
 	return splitParagraphs(toLines(words, nil))
 }
 
 // toLines cuts words into Tesseract's lines and takes each line's text from the text layer
 // when it has about as much text as Tesseract saw there.
-func toLines(words []Word, layer layerFunc) []line {
+func toLines(words []Word, layer LayerFunc) []line {
 	var out []line
 	for i := 0; i < len(words); {
 		j := i + 1
@@ -78,7 +78,7 @@ func fragments(ws []Word) [][]Word {
 	return append(out, ws[start:])
 }
 
-func newLine(ws []Word, layer layerFunc) line {
+func newLine(ws []Word, layer LayerFunc) line {
 	{
 		l := line{words: ws, text: joinWords(ws), box: unionBoxes(ws)}
 		if layer != nil {
@@ -94,33 +94,33 @@ func newLine(ws []Word, layer layerFunc) line {
 }
 
 // splitParagraphs groups lines into paragraph regions, in order.
-func splitParagraphs(lines []line) []region {
-	var out []region
+func splitParagraphs(lines []line) []Region {
+	var out []Region
 	for i := 0; i < len(lines); {
 		j := i + 1
 		for j < len(lines) && sameParagraph(lines[j-1], lines[j]) {
 			j++
 		}
-		r := region{order: lines[i].words[0].Order, box: lines[i].box}
+		r := Region{order: lines[i].words[0].Order, Box: lines[i].box}
 		var parts []string
 		ext := 0
 		for _, l := range lines[i:j] {
 			parts = append(parts, l.text)
-			r.box = r.box.Union(l.box)
+			r.Box = r.Box.Union(l.box)
 			if l.extracted {
 				ext++
 			}
 		}
-		r.text = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+		r.Text = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 		r.lines = j - i
 		r.item = lines[i].item
 		switch {
 		case ext == j-i:
-			r.extracted = "true"
+			r.Extracted = "true"
 		case ext > 0:
-			r.extracted = "partial"
+			r.Extracted = "partial"
 		}
-		if r.text != "" {
+		if r.Text != "" {
 			out = append(out, r)
 		}
 		i = j
@@ -195,16 +195,16 @@ func unionBoxes(ws []Word) image.Rectangle {
 	return r
 }
 
-// ocrOnlyRegions are the ocr_only elements: text regions in Tesseract's order, classified by
+// OCROnlyRegions are the ocr_only elements: text regions in Tesseract's order, classified by
 // the text rules (partition-api.md §7.4, §8).
-func ocrOnlyRegions(words []Word) []region {
-	var out []region
+func OCROnlyRegions(words []Word) []Region {
+	var out []Region
 	for _, r := range paragraphs(words) {
-		typ, text := classify.Text(r.text)
+		typ, text := classify.Text(r.Text)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		r.typ, r.text = typ, text
+		r.Type, r.Text = typ, text
 		out = append(out, r)
 	}
 	return out
@@ -246,12 +246,12 @@ func hiResType(text string, lines int, box image.Rectangle, page image.Rectangle
 	return element.NarrativeText
 }
 
-// hiResRegions builds the hi_res elements of one page: images, tables (from word alignment),
+// HiResRegions builds the hi_res elements of one page: images, tables (from word alignment),
 // then text regions typed by hiResType, in Tesseract's reading order.
-func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, ruled []ruledTable) []region {
+func HiResRegions(words []Word, img *image.Gray, tables bool, layer LayerFunc, ruled []RuledTable) []Region {
 	page := img.Bounds()
 	used := make([]bool, len(words))
-	var out []region
+	var out []Region
 	for _, ir := range detectImages(img, words) {
 		var in []Word
 		for i, w := range words {
@@ -264,7 +264,7 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, r
 		if len(in) > 0 {
 			order = in[0].Order
 		}
-		out = append(out, region{typ: element.Image, text: joinWords(in), box: ir, order: order})
+		out = append(out, Region{Type: element.Image, Text: joinWords(in), Box: ir, order: order})
 	}
 	for _, rt := range ruled {
 		order := len(words)
@@ -278,7 +278,7 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, r
 	}
 	for _, t := range detectTables(words, used) {
 		if !tables {
-			t.html = ""
+			t.HTML = ""
 		}
 		out = append(out, t)
 	}
@@ -301,18 +301,18 @@ func hiResRegions(words []Word, img *image.Gray, tables bool, layer layerFunc, r
 		boxes = append(boxes, l.box)
 	}
 	for _, r := range special {
-		boxes = append(boxes, r.box)
+		boxes = append(boxes, r.Box)
 	}
-	var sorted []region
+	var sorted []Region
 	var run []line
 	flush := func() {
 		for _, r := range splitParagraphs(run) {
-			r.typ = hiResType(r.text, r.lines, r.box, page)
+			r.Type = hiResType(r.Text, r.lines, r.Box, page)
 			if r.item {
-				r.typ = element.ListItem
+				r.Type = element.ListItem
 			}
-			if r.extracted == "" {
-				r.extracted = "false"
+			if r.Extracted == "" {
+				r.Extracted = "false"
 			}
 			sorted = append(sorted, r)
 		}

@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"image"
@@ -35,7 +35,7 @@ func drawGrid() *image.Gray {
 }
 
 func TestRuledGrid(t *testing.T) {
-	_, mask := removeRules(drawGrid(), true)
+	_, mask := RemoveRules(drawGrid(), true)
 	rt, ok := findRuledTable(mask, image.Rect(80, 180, 620, 330), 20)
 	if !ok {
 		t.Fatal("no grid found")
@@ -58,11 +58,11 @@ func TestRuledGrid(t *testing.T) {
 	rt.cells[2].words = []Word{{Text: "A", Box: image.Rect(300, 180, 320, 200)}}
 	rg := rt.region(0)
 	wantHTML := `<table><tr><td rowspan="2">Name</td><td colspan="2">Results</td></tr><tr><td>A</td><td/></tr><tr><td/><td/><td/></tr></table>`
-	if rg.html != wantHTML {
-		t.Errorf("html\n%s\nwant\n%s", rg.html, wantHTML)
+	if rg.HTML != wantHTML {
+		t.Errorf("html\n%s\nwant\n%s", rg.HTML, wantHTML)
 	}
-	if rg.text != "Results Name A" {
-		t.Errorf("text %q: words go by visual line", rg.text)
+	if rg.Text != "Results Name A" {
+		t.Errorf("text %q: words go by visual line", rg.Text)
 	}
 }
 
@@ -78,11 +78,11 @@ func TestRuledGridRejects(t *testing.T) {
 	for y := 50; y <= 350; y++ {
 		img.Pix[y*img.Stride+50], img.Pix[y*img.Stride+650] = 0, 0
 	}
-	_, mask := removeRules(img, true)
+	_, mask := RemoveRules(img, true)
 	if _, ok := findRuledTable(mask, image.Rect(80, 80, 620, 320), 20); ok {
 		t.Error("a single box is not a grid")
 	}
-	_, mask = removeRules(drawGrid(), true)
+	_, mask = RemoveRules(drawGrid(), true)
 	if _, ok := findRuledTable(mask, image.Rect(60, 370, 600, 399), 10); ok {
 		t.Error("ruling outside the table's rows was taken")
 	}

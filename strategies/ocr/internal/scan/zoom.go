@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"encoding/binary"
@@ -19,8 +19,8 @@ const (
 	maxZoom           = 4
 )
 
-// zoomFor returns the factor to scale an image by before reading it again (1 = keep).
-func zoomFor(words []Word) float64 {
+// ZoomFor returns the factor to scale an image by before reading it again (1 = keep).
+func ZoomFor(words []Word) float64 {
 	var hs []int
 	for _, w := range words {
 		if w.Conf > 0 && w.Box.Dy() > 0 {
@@ -38,19 +38,19 @@ func zoomFor(words []Word) float64 {
 	return min(float64(optimumTextHeight)/float64(h), maxZoom)
 }
 
-func resize(img *image.Gray, zoom float64) *image.Gray {
+func Resize(img *image.Gray, zoom float64) *image.Gray {
 	b := img.Bounds()
 	dst := image.NewGray(image.Rect(0, 0, int(float64(b.Dx())*zoom+0.5), int(float64(b.Dy())*zoom+0.5)))
 	draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
 	return dst
 }
 
-func unzoom(r image.Rectangle, zoom float64, bounds image.Rectangle) image.Rectangle {
+func Unzoom(r image.Rectangle, zoom float64, bounds image.Rectangle) image.Rectangle {
 	f := func(v int) int { return int(float64(v)/zoom + 0.5) }
 	return image.Rect(f(r.Min.X), f(r.Min.Y), f(r.Max.X), f(r.Max.Y)).Intersect(bounds)
 }
 
-func encodePGM(img *image.Gray) []byte {
+func EncodePGM(img *image.Gray) []byte {
 	b := img.Bounds()
 	head := fmt.Sprintf("P5\n%d %d\n255\n", b.Dx(), b.Dy())
 	out := make([]byte, 0, len(head)+b.Dx()*b.Dy())
@@ -62,9 +62,9 @@ func encodePGM(img *image.Gray) []byte {
 	return out
 }
 
-// isBilevel reports whether a grey image holds only black and white: a scan already
+// IsBilevel reports whether a grey image holds only black and white: a scan already
 // binarised (fax, 1-bit PNG or TIFF).
-func isBilevel(img *image.Gray) bool {
+func IsBilevel(img *image.Gray) bool {
 	p := img.Pix
 	// Eight pixels at a time: each byte is 0 or 255 exactly when it equals its top bit spread
 	// over the byte.
@@ -85,8 +85,8 @@ func isBilevel(img *image.Gray) bool {
 // highBits selects the top bit of each byte of a 64-bit word.
 const highBits = 0x8080808080808080
 
-// encodePBM writes a bilevel image as a binary PBM (P4, 1 = black).
-func encodePBM(img *image.Gray) []byte {
+// EncodePBM writes a bilevel image as a binary PBM (P4, 1 = black).
+func EncodePBM(img *image.Gray) []byte {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	head := fmt.Sprintf("P4\n%d %d\n", w, h)
@@ -109,10 +109,10 @@ func encodePBM(img *image.Gray) []byte {
 // spixMaxArea is leptonica's limit on the pixels of a serialised image (spixio.c).
 const spixMaxArea = 400_000_000
 
-// encodeSPIX writes img in leptonica's own serialised form ("spix": a header and the raster
+// EncodeSPIX writes img in leptonica's own serialised form ("spix": a header and the raster
 // as 32-bit words), 1 bit per pixel (1 = black) when bilevel, else 8. pixReadMem loads it with
 // one copy, where its PNM reader costs a stdio call per pixel (about 0.1 s on a 300 DPI page).
-func encodeSPIX(img *image.Gray, bilevel bool) []byte {
+func EncodeSPIX(img *image.Gray, bilevel bool) []byte {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	depth, perWord := 8, 4
@@ -169,15 +169,15 @@ func encodeSPIX(img *image.Gray, bilevel bool) []byte {
 	return out
 }
 
-// encodeForOCR is the image handed to Tesseract: 1-bit when the page is bilevel (Tesseract
+// EncodeForOCR is the image handed to Tesseract: 1-bit when the page is bilevel (Tesseract
 // takes it as already binarised and skips its own thresholding, which on a large grey page
 // costs more than half the recognition time), grey otherwise.
-func encodeForOCR(img *image.Gray, bilevel bool) []byte {
+func EncodeForOCR(img *image.Gray, bilevel bool) []byte {
 	if img.Bounds().Dx()*img.Bounds().Dy() <= spixMaxArea {
-		return encodeSPIX(img, bilevel)
+		return EncodeSPIX(img, bilevel)
 	}
 	if bilevel {
-		return encodePBM(img)
+		return EncodePBM(img)
 	}
-	return encodePGM(img)
+	return EncodePGM(img)
 }

@@ -1,4 +1,4 @@
-package ocr
+package scan
 
 import (
 	"bytes"
@@ -8,13 +8,13 @@ import (
 	"strconv"
 )
 
-// maxPixels bounds a page image (about 24000 × 24000); a bigger one is refused rather than
+// MaxPixels bounds a page image (about 24000 × 24000); a bigger one is refused rather than
 // allocated.
-const maxPixels = 600 << 20
+const MaxPixels = 600 << 20
 
-// parsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray. The image shares b's
+// ParsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray. The image shares b's
 // pixel bytes: a page is not copied.
-func parsePGM(b []byte) (*image.Gray, error) {
+func ParsePGM(b []byte) (*image.Gray, error) {
 	if !bytes.HasPrefix(b, []byte("P5")) {
 		return nil, errors.New("pgm: not a binary greymap")
 	}
@@ -47,7 +47,7 @@ func parsePGM(b []byte) (*image.Gray, error) {
 	}
 	pos++ // the single whitespace after maxval
 	w, h, maxval := vals[0], vals[1], vals[2]
-	if w <= 0 || h <= 0 || w*h > maxPixels || maxval != 255 {
+	if w <= 0 || h <= 0 || w*h > MaxPixels || maxval != 255 {
 		return nil, fmt.Errorf("pgm: unsupported image %dx%d maxval %d", w, h, maxval)
 	}
 	if len(b)-pos < w*h {
