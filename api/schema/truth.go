@@ -22,14 +22,19 @@ const (
 	// so "true" in any case is true and every other string is false ("1" included), never an
 	// error.
 	TrueOnly
+	// Strict is pydantic's strict mode: only a JSON boolean is one, no string or number is. The
+	// local connector, which has no reference to follow, reads its config this way.
+	Strict
 )
 
 // ParseBool reads s as a truth value in mode m; ok is false when s is none in that mode
-// (never for TrueOnly).
+// (never for TrueOnly, always for Strict).
 func ParseBool(s string, m BoolMode) (v, ok bool) {
 	switch m {
 	case TrueOnly:
 		return strings.ToLower(s) == "true", true
+	case Strict:
+		return false, false
 	case PydanticTrimmed:
 		s = strings.TrimSpace(s)
 	}
@@ -42,16 +47,17 @@ func ParseBool(s string, m BoolMode) (v, ok bool) {
 	return false, false
 }
 
-// JSONBool reads a decoded JSON value as pydantic's lax mode reads a bool: a boolean, the
-// numbers 0 and 1, or a string in Pydantic mode. An int is accepted too, for configs built in
-// Go rather than decoded.
-func JSONBool(v any) (b, ok bool) {
+// JSONBool reads a decoded JSON value as a bool in mode m: a boolean always; in Strict mode
+// nothing else; otherwise also the numbers 0 and 1 (pydantic's lax mode; an int too, for configs
+// built in Go rather than decoded) and a string as ParseBool reads it in m. Connector configs
+// modelled on the reference's read with Pydantic.
+func JSONBool(v any, m BoolMode) (b, ok bool) {
 	var f float64
 	switch x := v.(type) {
 	case bool:
 		return x, true
 	case string:
-		return ParseBool(x, Pydantic)
+		return ParseBool(x, m)
 	case float64:
 		f = x
 	case int:
@@ -62,6 +68,9 @@ func JSONBool(v any) (b, ok bool) {
 			return false, false
 		}
 	default:
+		return false, false
+	}
+	if m == Strict {
 		return false, false
 	}
 	if f == 0 || f == 1 {

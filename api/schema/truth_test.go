@@ -33,7 +33,7 @@ func TestParseBool(t *testing.T) {
 	for _, c := range []struct {
 		in                        string
 		pydantic, trimmed, trueOn res
-	}{
+	}{ // Strict reads no string: checked below for every row
 		{"true", yes, yes, yes},
 		{"TRUE", yes, yes, yes},
 		{"True", yes, yes, yes},
@@ -68,39 +68,47 @@ func TestParseBool(t *testing.T) {
 				t.Errorf("ParseBool(%q, mode %d) = %s, want %s", c.in, m.mode, g, m.want)
 			}
 		}
+		if g := got(schema.ParseBool(c.in, schema.Strict)); g != fail {
+			t.Errorf("ParseBool(%q, Strict) = %s, want error", c.in, g)
+		}
 	}
 }
 
-// TestJSONBool covers the JSON types a connector config decodes to.
+// TestJSONBool covers the JSON types a connector config decodes to, in pydantic's lax mode (the
+// reference-modelled connectors) and strict mode (the local connector).
 func TestJSONBool(t *testing.T) {
 	for _, c := range []struct {
-		in   any
-		want res
+		in          any
+		lax, strict res
 	}{
-		{true, yes},
-		{false, no},
-		{"yes", yes},
-		{"Off", no},
-		{" yes", fail}, // JSON strings are not trimmed
-		{"maybe", fail},
-		{float64(1), yes},
-		{float64(0), no},
-		{0.5, fail},
-		{float64(2), fail},
-		{1, yes},
-		{0, no},
-		{-1, fail},
-		{json.Number("1"), yes},
-		{json.Number("0.0"), no},
-		{json.Number("1e0"), yes},
-		{json.Number("2"), fail},
-		{json.Number("x"), fail},
-		{nil, fail},
-		{[]any{true}, fail},
-		{map[string]any{}, fail},
+		{true, yes, yes},
+		{false, no, no},
+		{"yes", yes, fail},
+		{"Off", no, fail},
+		{"true", yes, fail},
+		{" yes", fail, fail}, // JSON strings are not trimmed
+		{"maybe", fail, fail},
+		{float64(1), yes, fail},
+		{float64(0), no, fail},
+		{0.5, fail, fail},
+		{float64(2), fail, fail},
+		{1, yes, fail},
+		{0, no, fail},
+		{-1, fail, fail},
+		{json.Number("1"), yes, fail},
+		{json.Number("0.0"), no, fail},
+		{json.Number("1e0"), yes, fail},
+		{json.Number("2"), fail, fail},
+		{json.Number("x"), fail, fail},
+		{nil, fail, fail},
+		{[]any{true}, fail, fail},
+		{map[string]any{}, fail, fail},
 	} {
-		if g := got(schema.JSONBool(c.in)); g != c.want {
-			t.Errorf("JSONBool(%s) = %s, want %s", fmt.Sprintf("%#v", c.in), g, c.want)
+		if g := got(schema.JSONBool(c.in, schema.Pydantic)); g != c.lax {
+			t.Errorf("JSONBool(%s, Pydantic) = %s, want %s", fmt.Sprintf("%#v", c.in), g, c.lax)
+		}
+		if g := got(schema.JSONBool(c.in, schema.Strict)); g != c.strict {
+			t.Errorf("JSONBool(%s, Strict) = %s, want %s", fmt.Sprintf("%#v", c.in), g, c.strict)
 		}
 	}
 }

@@ -64,7 +64,7 @@ func Defaults(config map[string]any) map[string]any {
 	}
 	if v, ok := out["recursive"]; !ok || v == nil {
 		out["recursive"] = true
-	} else if b, ok := schema.JSONBool(v); ok {
+	} else if b, ok := schema.JSONBool(v, schema.Pydantic); ok {
 		out["recursive"] = b
 	}
 	return out
@@ -109,7 +109,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 	str("sas_token", &c.SASToken, false)
 	c.Recursive = true
 	if v, ok := config["recursive"]; ok && v != nil {
-		if b, ok := schema.JSONBool(v); ok {
+		if b, ok := schema.JSONBool(v, schema.Pydantic); ok {
 			c.Recursive = b
 		} else {
 			add("recursive", "bool_type", "Input should be a valid boolean", v, nil)

@@ -81,7 +81,7 @@ func Defaults(config map[string]any) map[string]any {
 		}
 	}
 	for _, k := range []string{"cloud", "extract_images", "extract_files"} {
-		if b, ok := schema.JSONBool(out[k]); ok {
+		if b, ok := schema.JSONBool(out[k], schema.Pydantic); ok {
 			out[k] = b
 		} else if out[k] == nil {
 			out[k] = false
@@ -89,7 +89,7 @@ func Defaults(config map[string]any) map[string]any {
 	}
 	// Our own booleans are echoed only when given, normalised like the reference's.
 	for _, k := range []string{"scoped_token", "include_archived"} {
-		if b, ok := schema.JSONBool(out[k]); ok {
+		if b, ok := schema.JSONBool(out[k], schema.Pydantic); ok {
 			out[k] = b
 		}
 	}
@@ -136,7 +136,7 @@ func ParseConfig(config map[string]any) (Config, error) {
 	}
 	boolean := func(key string, dst *bool) {
 		if v, ok := config[key]; ok && v != nil {
-			if b, ok := schema.JSONBool(v); ok {
+			if b, ok := schema.JSONBool(v, schema.Pydantic); ok {
 				*dst = b
 			} else {
 				add(key, "bool_type", "Input should be a valid boolean", v, nil)

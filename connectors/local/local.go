@@ -70,7 +70,7 @@ func Validate(config map[string]any, env connectors.Env) error {
 		fail("path", "string_type", "Input should be a valid string", p)
 	}
 	if v, ok := config["recursive"]; ok && v != nil {
-		if _, ok := v.(bool); !ok {
+		if _, ok := schema.JSONBool(v, schema.Strict); !ok {
 			fail("recursive", "bool_type", "Input should be a valid boolean", v)
 		}
 	}
@@ -177,7 +177,7 @@ func NewSource(config map[string]any, env connectors.Env) (*Source, error) {
 		return nil, err
 	}
 	s := &Source{dir: dir, recursive: true}
-	if r, ok := config["recursive"].(bool); ok {
+	if r, ok := schema.JSONBool(config["recursive"], schema.Strict); ok {
 		s.recursive = r
 	}
 	s.globs, _ = globs(config["glob"])
