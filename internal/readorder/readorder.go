@@ -1,0 +1,165 @@
+// Package readorder scores the born-digital layout's reading order on a PDF (issue 15), for
+// the bench and the layout's regression floors. It compares the layout's text flow (its
+// elements without tables and pictures) with two orders of pdfminer's text:
+//
+//   - fast's box order: pdfminer's boxes as the reference's fast strategy sorts them (XY-cut
+//     over boxes shrunk to 90 %), issue 15's yardstick. The shrink opens gaps that are not
+//     there, so wherever two columns' paragraph gaps come near each other under a full-width
+//     element, fast reads the columns band by band, interleaved: this yardstick scores a
+//     correct column order below 1 on such pages.
+//   - the content stream's order: pdfminer's lines in the order their first glyph is drawn.
+//     Typesetters such as TeX write a page in reading order (column after column, footnotes
+//     at the foot of their column, floats where they are placed), so for such files this is
+//     the author's order, independent of either algorithm; both the layout and fast are
+//     scored against it. It says nothing for producers that draw text in another order.
+//
+// On both sides the boxes and lines whose centre lies in one of the layout's tables or
+// pictures are left out, so what is compared is the order of the text flow.
+package readorder
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/layout"
+	"github.com/quarrydocs/quarry/metrics"
+	"github.com/quarrydocs/quarry/pdf"
+	"github.com/quarrydocs/quarry/strategies/fast"
+)
+
+// Score is a document's reading-order accuracy (CCT, 0..1).
+type Score struct {
+	Pages int
+	// VsFast is the layout's text flow against fast's box order (issue 15's yardstick) and
+	// All every element against fast's.
+	VsFast, All float64
+	// VsRaw is every element against pdfminer's boxes in their raw (boxes_flow) order.
+	VsRaw float64
+	// VsStream and FastVsStream are the layout's and fast's text flows against the content
+	// stream's order.
+	VsStream, FastVsStream float64
+	// PerPage holds the same figures for each page.
+	PerPage []PageScore
+}
+
+// PageScore is one page's figures.
+type PageScore struct {
+	N                              int
+	VsFast, VsStream, FastVsStream float64
+}
+
+// Measure lays out every page of a PDF and scores its reading order.
+func Measure(ctx context.Context, data []byte) (Score, error) {
+	d, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return Score{}, fmt.Errorf("readorder: %w", err)
+	}
+	ld := layout.New(layout.Options{})
+	var ours, fastEls, oursFlow, fastFlow []element.Element
+	var raw, stream strings.Builder
+	s := Score{Pages: d.NumPages()}
+	for i := 1; i <= d.NumPages(); i++ {
+		fp, err := d.Page(ctx, i, pdf.DefaultLAParams())
+		if err != nil {
+			return Score{}, fmt.Errorf("readorder: page %d: %w", i, err)
+		}
+		for _, tb := range fp.Boxes {
+			raw.WriteString(strings.Join(strings.Fields(tb.Text()), " ") + "\n\n")
+		}
+		fe := fast.PageElements(fp, true)
+		lp, err := d.Page(ctx, i, layout.Params(pdf.DefaultLAParams()))
+		if err != nil {
+			return Score{}, fmt.Errorf("readorder: page %d: %w", i, err)
+		}
+		els, err := ld.Page(ctx, lp)
+		if err != nil {
+			return Score{}, fmt.Errorf("readorder: page %d: %w", i, err)
+		}
+		ours, fastEls = append(ours, els...), append(fastEls, fe...)
+		var regions []*element.Coordinates
+		var of, ff []element.Element
+		for _, e := range els {
+			if e.Type == element.Table || e.Type == element.Image {
+				regions = append(regions, e.Metadata.Coordinates)
+				continue
+			}
+			of = append(of, e)
+		}
+		for _, e := range fe {
+			if !inside(e.Metadata.Coordinates, regions) {
+				ff = append(ff, e)
+			}
+		}
+		oursFlow, fastFlow = append(oursFlow, of...), append(fastFlow, ff...)
+		st := streamOrder(fp, regions)
+		stream.WriteString(st)
+		s.PerPage = append(s.PerPage, PageScore{
+			N:            i,
+			VsFast:       metrics.BatchAccuracy(metrics.CCT(of), metrics.CCT(ff)),
+			VsStream:     metrics.BatchAccuracy(metrics.CCT(of), st),
+			FastVsStream: metrics.BatchAccuracy(metrics.CCT(ff), st),
+		})
+	}
+	s.VsFast = metrics.BatchAccuracy(metrics.CCT(oursFlow), metrics.CCT(fastFlow))
+	s.All = metrics.BatchAccuracy(metrics.CCT(ours), metrics.CCT(fastEls))
+	s.VsRaw = metrics.BatchAccuracy(metrics.CCT(ours), raw.String())
+	s.VsStream = metrics.BatchAccuracy(metrics.CCT(oursFlow), stream.String())
+	s.FastVsStream = metrics.BatchAccuracy(metrics.CCT(fastFlow), stream.String())
+	return s, nil
+}
+
+// streamOrder is the text of pdfminer's lines in the order their first glyph is drawn, one
+// line a row, lines whose centre lies in a region left out.
+func streamOrder(p *pdf.Page, regions []*element.Coordinates) string {
+	type line struct {
+		first int
+		text  string
+	}
+	var ls []line
+	for _, tb := range p.Boxes {
+		for _, l := range tb.Lines {
+			first := -1
+			for _, it := range l.Items {
+				if it.Glyph >= 0 && (first < 0 || it.Glyph < first) {
+					first = it.Glyph
+				}
+			}
+			if first < 0 {
+				continue
+			}
+			x0, y0, x1, y1 := p.TopLeft(l.X0, l.Y0, l.X1, l.Y1)
+			c := &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}}
+			if inside(c, regions) {
+				continue
+			}
+			ls = append(ls, line{first, l.Text()})
+		}
+	}
+	sort.SliceStable(ls, func(a, b int) bool { return ls[a].first < ls[b].first })
+	var sb strings.Builder
+	for _, l := range ls {
+		sb.WriteString(strings.TrimSpace(l.text) + "\n")
+	}
+	return sb.String()
+}
+
+// inside reports whether a box's centre lies in one of the regions.
+func inside(c *element.Coordinates, regions []*element.Coordinates) bool {
+	if c == nil || len(c.Points) < 3 {
+		return false
+	}
+	cx, cy := (c.Points[0][0]+c.Points[2][0])/2, (c.Points[0][1]+c.Points[2][1])/2
+	for _, r := range regions {
+		if r == nil || len(r.Points) < 3 {
+			continue
+		}
+		if cx >= r.Points[0][0] && cx <= r.Points[2][0] && cy >= r.Points[0][1] && cy <= r.Points[2][1] {
+			return true
+		}
+	}
+	return false
+}
