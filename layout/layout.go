@@ -210,6 +210,17 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	for _, bl := range blocks {
 		d.pageTop, d.pageBottom = math.Min(d.pageTop, bl.b.y0), math.Max(d.pageBottom, bl.b.y1)
 	}
+	// Filled form fields' values are drawn by their widgets' appearance streams, not the
+	// page's content: each is a block of its own (fast does the same), or a filled form would
+	// come out as its blank labels.
+	for _, fd := range p.Fields {
+		t := strings.Join(strings.Fields(fd.Value), " ")
+		if t == "" {
+			continue
+		}
+		typ, _ := classify.Text(t)
+		blocks = append(blocks, region{typ: typ, text: t, b: toBox(fd.X0, fd.Y0, fd.X1, fd.Y1)})
+	}
 	all := append(blocks, regions...)
 	order := xyCut(all, gutterWidth(body))
 	out := make([]element.Element, 0, len(all))

@@ -364,3 +364,21 @@ func TestTextOverPicturesKept(t *testing.T) {
 		}
 	}
 }
+
+// A filled form's values (widgets) and a FreeText note are drawn by annotations, not the
+// content stream: they are laid out with the page's own text.
+func TestFormValuesLaidOut(t *testing.T) {
+	d := docOf(pdftest.Text("F1", 10, 72, 700, "First name:") + pdftest.Text("F1", 10, 72, 600, "Country:"))
+	d.Pages[0].Entries = "/Annots [ << /Type /Annot /Subtype /Widget /FT /Tx /T (first) /V (Hindou) /Rect [150 695 300 712] >> " +
+		"<< /Type /Annot /Subtype /Widget /FT /Tx /T (country) /V (Chad) /Rect [150 595 300 612] >> " +
+		"<< /Type /Annot /Subtype /FreeText /Contents (Approved by the board) /Rect [72 400 300 420] >> ]"
+	got := strings.Join(texts(layoutBytes(t, d.Bytes())), " | ")
+	for _, want := range []string{"Hindou", "Chad", "Approved by the board", "First name:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q missing from %q", want, got)
+		}
+	}
+	if strings.Index(got, "Hindou") > strings.Index(got, "Chad") {
+		t.Errorf("values out of reading order: %q", got)
+	}
+}

@@ -200,17 +200,23 @@ func TestLinksAndFields(t *testing.T) {
 	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [6 0 R 7 0 R] >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [6 0 R 7 0 R 8 0 R 9 0 R 10 0 R] >>",
 		stream("", "BT /F1 12 Tf 72 700 Td (see the site) Tj ET"),
 		helv,
 		"<< /Type /Annot /Subtype /Link /Rect [70 695 200 715] /A << /S /URI /URI (https://example.com) >> >>",
 		"<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Jane Doe) /Rect [72 600 200 620] >>",
+		// A FreeText annotation's words are on the page; hidden (F 2) ones and a markup's
+		// popup note are not.
+		"<< /Type /Annot /Subtype /FreeText /Contents (A typed note) /DA (/Helv 12 Tf 0 g) /Rect [72 500 300 520] >>",
+		"<< /Type /Annot /Subtype /FreeText /F 2 /Contents (hidden note) /Rect [72 450 300 470] >>",
+		"<< /Type /Annot /Subtype /Highlight /Contents (popup remark) /Rect [72 695 200 715] >>",
 	}
 	p := readPage(t, buildPDF(objs...))
 	if len(p.Links) != 1 || p.Links[0].URI != "https://example.com" || p.Links[0].Y1 != 715 {
 		t.Errorf("links %+v", p.Links)
 	}
-	if len(p.Fields) != 1 || p.Fields[0].Value != "Jane Doe" || p.Fields[0].Name != "name" {
+	if len(p.Fields) != 2 || p.Fields[0].Value != "Jane Doe" || p.Fields[0].Name != "name" ||
+		p.Fields[1].Value != "A typed note" || p.Fields[1].Y0 != 500 {
 		t.Errorf("fields %+v", p.Fields)
 	}
 }

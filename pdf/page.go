@@ -16,7 +16,8 @@ type Link struct {
 	URI            string
 }
 
-// Field is a filled AcroForm field whose widget sits on the page.
+// Field is a filled AcroForm field whose widget sits on the page, or a FreeText annotation
+// (Name empty): text shown on the page by an annotation's appearance, not the content stream.
 type Field struct {
 	Name           string
 	Value          string
@@ -186,6 +187,10 @@ func (d *Document) annotations(pd types.Dict, ctm matrix) ([]Link, []Field) {
 			continue
 		}
 		x0, y0, x1, y1 := boundRect(ctm, r)
+		// Hidden (2) and NoView (32) annotations are not shown: their text is not the page's.
+		if f, _ := d.number(a["F"]); int(f)&(2|32) != 0 {
+			continue
+		}
 		switch d.name(a["Subtype"]) {
 		case "Link":
 			act := d.dict(a["A"])
@@ -203,6 +208,12 @@ func (d *Document) annotations(pd types.Dict, ctm matrix) ([]Link, []Field) {
 				continue
 			}
 			fields = append(fields, Field{Name: name, Value: value, X0: x0, Y0: y0, X1: x1, Y1: y1})
+		case "FreeText":
+			// A text box drawn on the page (a typewriter note, a stamp's words): its
+			// Contents is what its appearance shows, and for some PDFs all the text there is.
+			if v := d.textString(a["Contents"]); strings.TrimSpace(v) != "" {
+				fields = append(fields, Field{Value: v, X0: x0, Y0: y0, X1: x1, Y1: y1})
+			}
 		}
 	}
 	return links, fields
