@@ -204,7 +204,7 @@ func docsRows() []docsRow {
 	for _, p := range partitionapi.Params() {
 		s := paramSchema(p)
 		typ := s["type"].(string)
-		if p.Kind == "list" {
+		if p.Kind == partitionapi.List {
 			typ = "list of strings"
 		}
 		if len(p.Choices) > 0 {

@@ -35,6 +35,19 @@ const (
 // Bool reports whether the kind is a boolean (strict or lenient).
 func (k Kind) Bool() bool { return k == StrictBool || k == LenientBool }
 
+// Group is what a parameter is about, for documentation and for callers that treat chunking
+// apart (the platform's chunk node owns the chunking parameters).
+type Group string
+
+const (
+	Input    Group = "Input"
+	Strategy Group = "Strategy (PDFs and images)"
+	Chunking Group = "Chunking"
+	Output   Group = "Output"
+	// Ignored is a parameter the reference accepts and ignores (tracking_enabled).
+	Ignored Group = "Ignored"
+)
+
 // Param describes one form parameter of the partition API.
 type Param struct {
 	Name string
@@ -42,46 +55,57 @@ type Param struct {
 	// Choices are the allowed values of a literal.
 	Choices []string
 	Help    string
+	Group   Group
+}
+
+// Lookup returns the parameter called name.
+func Lookup(name string) (Param, bool) {
+	for _, p := range Params() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
 }
 
 // Params lists every partition parameter (partition-api.md §2.2 and §2.3) in documentation order.
 func Params() []Param {
 	return []Param{
-		{"strategy", Literal, StrategyChoices(), "auto, fast, hi_res, ocr_only, vlm or an installed plugin strategy"},
-		{"output_format", Literal, []string{"application/json", "text/csv"}, "response format"},
-		{"coordinates", LenientBool, nil, "keep element coordinates"},
-		{"encoding", String, nil, "text encoding of text-based files"},
-		{"content_type", String, nil, "MIME type hint for the file"},
-		{"gz_uncompressed_content_type", String, nil, "MIME type of a gzip upload's content"},
-		{"hi_res_model_name", String, nil, "layout model for hi_res"},
-		{"include_page_breaks", StrictBool, nil, "emit PageBreak elements"},
-		{"languages", List, nil, "document languages (ISO 639 codes or names)"},
-		{"ocr_languages", List, nil, "deprecated: OCR languages"},
-		{"pdf_infer_table_structure", LenientBool, nil, "deprecated: infer PDF table structure"},
-		{"skip_infer_table_types", List, nil, "file types partitioned without table structure"},
-		{"extract_image_block_types", List, nil, "element types whose image crops are embedded"},
-		{"xml_keep_tags", LenientBool, nil, "XML: one element holding the raw document"},
-		{"unique_element_ids", StrictBool, nil, "random UUIDs instead of content hashes"},
-		{"starting_page_number", Int, nil, "number of the first page"},
-		{"include_slide_notes", StrictBool, nil, "PPT/PPTX: emit speaker notes"},
-		{"chunking_strategy", Literal, []string{"basic", "by_title", "by_page", "by_similarity"}, "chunk the elements"},
-		{"max_characters", Int, nil, "chunk hard maximum"},
-		{"new_after_n_chars", Int, nil, "chunk soft maximum"},
-		{"combine_under_n_chars", Int, nil, "by_title: combine small sections"},
-		{"overlap", Int, nil, "characters repeated between split chunks"},
-		{"overlap_all", StrictBool, nil, "overlap between all chunks"},
-		{"multipage_sections", StrictBool, nil, "by_title: sections may span pages"},
-		{"include_orig_elements", StrictBool, nil, "chunks carry their source elements"},
-		{"similarity_threshold", Float, nil, "by_similarity: minimum similarity (0.01–0.99)"},
-		{"do_not_break_similarity_on_footer_header", StrictBool, nil, "by_similarity: headers/footers do not break chunks"},
-		{"vlm_model_provider", String, nil, "vlm: provider"},
-		{"vlm_model", String, nil, "vlm: model"},
-		{"table_ocr_agent", String, nil, "OCR agent for table cells"},
-		{"pdfminer_line_overlap", Float, nil, "pdfminer line_overlap"},
-		{"pdfminer_char_margin", Float, nil, "pdfminer char_margin"},
-		{"pdfminer_line_margin", Float, nil, "pdfminer line_margin"},
-		{"pdfminer_word_margin", Float, nil, "pdfminer word_margin"},
-		{"tracking_enabled", String, nil, "accepted and ignored"},
+		{"strategy", Literal, StrategyChoices(), "auto, fast, hi_res, ocr_only, vlm or an installed plugin strategy", Strategy},
+		{"output_format", Literal, []string{"application/json", "text/csv"}, "response format", Output},
+		{"coordinates", LenientBool, nil, "keep element coordinates", Output},
+		{"encoding", String, nil, "text encoding of text-based files", Input},
+		{"content_type", String, nil, "MIME type hint for the file", Input},
+		{"gz_uncompressed_content_type", String, nil, "MIME type of a gzip upload's content", Input},
+		{"hi_res_model_name", String, nil, "layout model for hi_res", Strategy},
+		{"include_page_breaks", StrictBool, nil, "emit PageBreak elements", Output},
+		{"languages", List, nil, "document languages (ISO 639 codes or names)", Input},
+		{"ocr_languages", List, nil, "deprecated: OCR languages", Strategy},
+		{"pdf_infer_table_structure", LenientBool, nil, "deprecated: infer PDF table structure", Strategy},
+		{"skip_infer_table_types", List, nil, "file types partitioned without table structure", Strategy},
+		{"extract_image_block_types", List, nil, "element types whose image crops are embedded", Strategy},
+		{"xml_keep_tags", LenientBool, nil, "XML: one element holding the raw document", Input},
+		{"unique_element_ids", StrictBool, nil, "random UUIDs instead of content hashes", Output},
+		{"starting_page_number", Int, nil, "number of the first page", Input},
+		{"include_slide_notes", StrictBool, nil, "PPT/PPTX: emit speaker notes", Input},
+		{"chunking_strategy", Literal, []string{"basic", "by_title", "by_page", "by_similarity"}, "chunk the elements", Chunking},
+		{"max_characters", Int, nil, "chunk hard maximum", Chunking},
+		{"new_after_n_chars", Int, nil, "chunk soft maximum", Chunking},
+		{"combine_under_n_chars", Int, nil, "by_title: combine small sections", Chunking},
+		{"overlap", Int, nil, "characters repeated between split chunks", Chunking},
+		{"overlap_all", StrictBool, nil, "overlap between all chunks", Chunking},
+		{"multipage_sections", StrictBool, nil, "by_title: sections may span pages", Chunking},
+		{"include_orig_elements", StrictBool, nil, "chunks carry their source elements", Chunking},
+		{"similarity_threshold", Float, nil, "by_similarity: minimum similarity (0.01–0.99)", Chunking},
+		{"do_not_break_similarity_on_footer_header", StrictBool, nil, "by_similarity: headers/footers do not break chunks", Chunking},
+		{"vlm_model_provider", String, nil, "vlm: provider", Strategy},
+		{"vlm_model", String, nil, "vlm: model", Strategy},
+		{"table_ocr_agent", String, nil, "OCR agent for table cells", Strategy},
+		{"pdfminer_line_overlap", Float, nil, "pdfminer line_overlap", Strategy},
+		{"pdfminer_char_margin", Float, nil, "pdfminer char_margin", Strategy},
+		{"pdfminer_line_margin", Float, nil, "pdfminer line_margin", Strategy},
+		{"pdfminer_word_margin", Float, nil, "pdfminer word_margin", Strategy},
+		{"tracking_enabled", String, nil, "accepted and ignored", Ignored},
 	}
 }
 

@@ -62,17 +62,9 @@ func versionString() string {
 	return out
 }
 
-// paramGroups places each partition parameter under a heading of the help; a parameter not
-// listed falls under "Other".
-var paramGroups = []struct {
-	title string
-	names []string
-}{
-	{"Input", []string{"encoding", "content_type", "gz_uncompressed_content_type", "languages", "starting_page_number", "include_slide_notes", "xml_keep_tags"}},
-	{"Strategy (PDFs and images)", []string{"strategy", "hi_res_model_name", "ocr_languages", "pdf_infer_table_structure", "skip_infer_table_types", "extract_image_block_types", "table_ocr_agent", "vlm_model_provider", "vlm_model", "pdfminer_line_overlap", "pdfminer_char_margin", "pdfminer_line_margin", "pdfminer_word_margin"}},
-	{"Chunking", []string{"chunking_strategy", "max_characters", "new_after_n_chars", "combine_under_n_chars", "overlap", "overlap_all", "multipage_sections", "include_orig_elements", "similarity_threshold", "do_not_break_similarity_on_footer_header"}},
-	{"Output", []string{"output_format", "coordinates", "include_page_breaks", "unique_element_ids"}},
-}
+// paramGroups are the help's headings for the partition parameters, in order; each parameter
+// falls under its partitionapi.Group, one with another group under "Other".
+var paramGroups = []partitionapi.Group{partitionapi.Input, partitionapi.Strategy, partitionapi.Chunking, partitionapi.Output}
 
 // cliDefaults are defaults the API schema does not state or that read better on a command line;
 // the others come from partitionapi's Param.Default.
@@ -94,8 +86,6 @@ func paramDefault(p partitionapi.Param) (string, bool) {
 	return fmt.Sprint(d), true
 }
 
-var hiddenParams = map[string]bool{"tracking_enabled": true}
-
 // cliFlags are the command line's own flags, shown with the group they belong to.
 var cliFlags = map[string][][2]string{
 	"Input": {
@@ -114,10 +104,6 @@ var cliFlags = map[string][][2]string{
 }
 
 func partitionHelp(w io.Writer) {
-	params := map[string]partitionapi.Param{}
-	for _, p := range partitionapi.Params() {
-		params[p.Name] = p
-	}
 	placed := map[string]bool{}
 	var b strings.Builder
 	b.WriteString(`Usage: quarry partition [flags] FILE|FOLDER|- …
@@ -138,22 +124,20 @@ On a terminal, standard error shows pages done with rate and time left, and the 
 for each PDF or image and why.
 `)
 	for _, g := range paramGroups {
-		fmt.Fprintf(&b, "\n%s:\n", g.title)
-		for _, f := range cliFlags[g.title] {
+		fmt.Fprintf(&b, "\n%s:\n", g)
+		for _, f := range cliFlags[string(g)] {
 			writeFlagLine(&b, f[0], f[1])
 		}
-		for _, name := range g.names {
-			p, ok := params[name]
-			if !ok {
-				continue
+		for _, p := range partitionapi.Params() {
+			if p.Group == g {
+				placed[p.Name] = true
+				writeFlagLine(&b, flagSyntax(p), paramHelp(p))
 			}
-			placed[name] = true
-			writeFlagLine(&b, flagSyntax(p), paramHelp(p))
 		}
 	}
 	var other []partitionapi.Param
 	for _, p := range partitionapi.Params() {
-		if !placed[p.Name] && !hiddenParams[p.Name] {
+		if !placed[p.Name] && p.Group != partitionapi.Ignored {
 			other = append(other, p)
 		}
 	}

@@ -134,12 +134,8 @@ func Options(nodes []store.Node) (engine.Options, error) {
 }
 
 func isChunkParam(name string) bool {
-	switch name {
-	case "chunking_strategy", "max_characters", "new_after_n_chars", "combine_under_n_chars", "overlap", "overlap_all",
-		"multipage_sections", "include_orig_elements", "similarity_threshold", "do_not_break_similarity_on_footer_header":
-		return true
-	}
-	return false
+	p, ok := partitionapi.Lookup(name)
+	return ok && p.Group == partitionapi.Chunking
 }
 
 // dataSourceOrder is the key order of the reference's metadata.data_source.
