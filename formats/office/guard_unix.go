@@ -15,11 +15,14 @@ import (
 // reaped). End of file while a conversion is under way means this process died without
 // cleaning up (SIGKILL, a crash): the script kills the group, which holds LibreOffice and
 // every helper it forked — the parent-death signal reaches only the process started — and
-// removes the conversion's directory ($1).
+// removes the conversion's directory ($1) and LibreOffice's IPC sockets (the other arguments,
+// sockets only).
 const guardScript = `p=
 while read -r g; do p=$g; done
 [ -n "$p" ] && kill -KILL -"$p" 2>/dev/null
-rm -rf -- "$1"`
+rm -rf -- "$1"
+shift
+for s in "$@"; do [ -S "$s" ] && rm -f -- "$s"; done`
 
 // guard is a small shell process that outlives this one just long enough to clean up after
 // a conversion this process could not finish.
@@ -28,13 +31,13 @@ type guard struct {
 	w   *os.File
 }
 
-func startGuard(dir string) (*guard, error) {
+func startGuard(dir string, sockets []string) (*guard, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("guard pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", guardScript, "quarry-office-guard", dir)
+	cmd := exec.Command("/bin/sh", append([]string{"-c", guardScript, "quarry-office-guard", dir}, sockets...)...)
 	cmd.Stdin = r // the write end is close-on-exec: no other child holds it open
 	cmd.Dir = "/"
 	// Its own process group: a signal to this process's group (a terminal's ^C) does not

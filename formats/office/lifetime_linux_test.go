@@ -25,9 +25,11 @@ import (
 
 // envHelper makes the test binary a parent process that runs one conversion until killed;
 // envHelperBinary, when set, is the LibreOffice it runs.
+// envOnce makes it a process that converts one document (a .doc) and exits 0 on success.
 const (
 	envHelper       = "QUARRY_OFFICE_TEST_CONVERT"
 	envHelperBinary = "QUARRY_OFFICE_TEST_BINARY"
+	envOnce         = "QUARRY_OFFICE_TEST_ONCE"
 )
 
 // TestMain lets TestParentKilled re-execute the test binary as the process that launches
@@ -35,6 +37,9 @@ const (
 func TestMain(m *testing.M) {
 	if in := os.Getenv(envHelper); in != "" {
 		os.Exit(convertUntilKilled(in))
+	}
+	if in := os.Getenv(envOnce); in != "" {
+		os.Exit(convertOnce(in))
 	}
 	os.Exit(m.Run())
 }
@@ -48,6 +53,21 @@ func convertUntilKilled(in string) int {
 	_, err = office.Converter{Binary: os.Getenv(envHelperBinary), Timeout: 10 * time.Minute}.Convert(context.Background(), data, ".txt", "docx")
 	fmt.Fprintln(os.Stderr, "conversion ended before the kill:", err)
 	return 2
+}
+
+func convertOnce(in string) int {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	out, err := office.Converter{Binary: os.Getenv(envHelperBinary)}.Convert(context.Background(), data, ".doc", "docx")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "converted to %d bytes\n", len(out))
+	return 0
 }
 
 // slowDocument writes a plain-text document of about 6 MB: LibreOffice lays out thousands of
@@ -123,26 +143,65 @@ func referencing(s string) []proc {
 	return out
 }
 
-// converting reports, given the processes naming the conversion's directory, whether
-// LibreOffice is under way: it has restarted after creating its profile (a second
-// soffice.bin) or has been running for 3 s. Half a second later it is loading or laying out
-// the document.
-func converting() func([]proc) bool {
-	seen := map[int]bool{}
-	return func(ps []proc) bool {
-		for _, p := range ps {
-			f := strings.Fields(p.cmdline)
-			if len(f) == 0 || filepath.Base(f[0]) != "soffice.bin" {
-				continue
-			}
-			seen[p.pid] = true
-			if len(seen) >= 2 || p.age > 3*time.Second {
-				time.Sleep(500 * time.Millisecond)
-				return true
-			}
+// officeWatch follows the LibreOffice processes of one conversion: ready reports, given the
+// processes naming the conversion's directory, whether LibreOffice is under way — it has
+// restarted after creating its profile (a second soffice.bin) or has been running for 3 s;
+// half a second later it is loading or laying out the document. It records the unix sockets
+// LibreOffice bound meanwhile (its IPC socket lives in /tmp whatever TMPDIR says).
+type officeWatch struct {
+	seen    map[int]bool
+	sockets map[string]bool
+}
+
+func converting() *officeWatch {
+	return &officeWatch{seen: map[int]bool{}, sockets: map[string]bool{}}
+}
+
+func (w *officeWatch) ready(ps []proc) bool {
+	for _, p := range ps {
+		f := strings.Fields(p.cmdline)
+		if len(f) == 0 || filepath.Base(f[0]) != "soffice.bin" {
+			continue
 		}
-		return false
+		w.seen[p.pid] = true
+		if len(w.seen) >= 2 || p.age > 3*time.Second {
+			time.Sleep(500 * time.Millisecond)
+			for _, s := range unixSockets(p.pid) {
+				w.sockets[s] = true
+			}
+			return true
+		}
 	}
+	return false
+}
+
+func (w *officeWatch) paths() []string {
+	var out []string
+	for s := range w.sockets {
+		out = append(out, s)
+	}
+	return out
+}
+
+// unixSockets returns the file-system paths of the unix sockets pid holds.
+func unixSockets(pid int) []string {
+	inodes := map[string]bool{}
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if ino, ok := strings.CutPrefix(l, "socket:["); ok {
+			inodes[strings.TrimSuffix(ino, "]")] = true
+		}
+	}
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/unix", pid))
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		// Num RefCount Protocol Flags Type St Inode Path
+		if f := strings.Fields(line); len(f) >= 8 && inodes[f[6]] && strings.HasPrefix(f[7], "/") {
+			out = append(out, f[7])
+		}
+	}
+	return out
 }
 
 // waitFor polls the processes naming base until ready says so.
@@ -163,9 +222,9 @@ func waitFor(t *testing.T, base string, ready func([]proc) bool, done <-chan str
 	t.Fatalf("LibreOffice never started under %s", base)
 }
 
-// assertNothingLeft waits up to grace for every process naming base to end and for base to be
-// empty; whatever survives is reported and killed.
-func assertNothingLeft(t *testing.T, base string, grace time.Duration) {
+// assertNothingLeft waits up to grace for every process naming base to end, for base to be
+// empty and for the files in extra to be gone; whatever survives is reported (and killed).
+func assertNothingLeft(t *testing.T, base string, grace time.Duration, extra ...string) {
 	t.Helper()
 	deadline := time.Now().Add(grace)
 	var left []proc
@@ -177,6 +236,11 @@ func assertNothingLeft(t *testing.T, base string, grace time.Duration) {
 		for _, e := range ents {
 			files = append(files, e.Name())
 		}
+		for _, p := range extra {
+			if _, err := os.Lstat(p); err == nil {
+				files = append(files, p)
+			}
+		}
 		if len(left) == 0 && len(files) == 0 || time.Now().After(deadline) {
 			break
 		}
@@ -187,7 +251,7 @@ func assertNothingLeft(t *testing.T, base string, grace time.Duration) {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	}
 	if len(files) > 0 {
-		t.Errorf("temporary files left in %s: %v", base, files)
+		t.Errorf("temporary files left (under %s or named by the test): %v", base, files)
 	}
 }
 
@@ -216,7 +280,8 @@ func TestCancelLeavesNothing(t *testing.T) {
 		defer close(done)
 		_, convErr = office.Converter{Timeout: 10 * time.Minute}.Convert(ctx, in, ".txt", "docx")
 	}()
-	waitFor(t, base, converting(), done)
+	w := converting()
+	waitFor(t, base, w.ready, done)
 	cancel()
 	select {
 	case <-done:
@@ -228,7 +293,8 @@ func TestCancelLeavesNothing(t *testing.T) {
 	}
 	// Convert has returned: the processes are already gone (a killed grandchild may take a
 	// scheduler tick to leave /proc).
-	assertNothingLeft(t, base, 200*time.Millisecond)
+	t.Logf("LibreOffice's sockets: %v", w.paths())
+	assertNothingLeft(t, base, 200*time.Millisecond, w.paths()...)
 }
 
 // TestParentKilled: when the process that launched LibreOffice is killed with SIGKILL (the
@@ -236,7 +302,8 @@ func TestCancelLeavesNothing(t *testing.T) {
 // is removed.
 func TestParentKilled(t *testing.T) {
 	needSlowTests(t)
-	killParent(t, "", slowDocument(t), converting())
+	w := converting()
+	killParent(t, "", slowDocument(t), w.ready, w.paths)
 }
 
 // TestParentKilledChildren: the processes LibreOffice forks die with the parent too. The fake
@@ -259,13 +326,13 @@ func TestParentKilledChildren(t *testing.T) {
 			}
 		}
 		return false
-	})
+	}, nil)
 }
 
 // killParent runs a conversion of in with LibreOffice bin ("" for the installed one) in a
 // child process, SIGKILLs that process once ready says the conversion is under way, and
-// asserts that nothing of the conversion remains 5 s later.
-func killParent(t *testing.T, bin, in string, ready func([]proc) bool) {
+// asserts that nothing of the conversion (nor the files extra names then) remains 5 s later.
+func killParent(t *testing.T, bin, in string, ready func([]proc) bool, extra func() []string) {
 	t.Helper()
 	base := t.TempDir()
 	parent := exec.Command(os.Args[0], "-test.run=^$")
@@ -295,5 +362,54 @@ func killParent(t *testing.T, bin, in string, ready func([]proc) bool) {
 	if msg.Len() > 0 {
 		t.Logf("parent's stderr: %s", msg.String())
 	}
-	assertNothingLeft(t, base, 5*time.Second)
+	var files []string
+	if extra != nil {
+		files = extra()
+		t.Logf("also expected gone: %v", files)
+	}
+	assertNothingLeft(t, base, 5*time.Second, files...)
+}
+
+// TestUnderLowerHardLimits: where this process's hard memory limits are below the converter's
+// (the plugin host runs formats under 768 MiB of data), LibreOffice gets those limits instead
+// of a prlimit call that fails. It failed every conversion in `quarry serve` with "prlimit:
+// failed to set the DATA resource limit: Operation not permitted".
+func TestUnderLowerHardLimits(t *testing.T) {
+	pl, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	const data, as = 700 << 20, 4 << 30
+	run := func(bin, in string) (string, error) {
+		cmd := exec.Command(pl, "--data="+strconv.Itoa(data), "--as="+strconv.Itoa(as), "--", os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), envOnce+"="+in, envHelperBinary+"="+bin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	dir := t.TempDir()
+	limits := filepath.Join(dir, "limits")
+	bin := filepath.Join(dir, "soffice")
+	fakeOffice(t, bin, "grep -E 'Max (data size|address space)' /proc/self/limits > "+limits+"\nmkdir -p \"$out\" && printf x > \"$out/document.docx\"\n")
+	in := filepath.Join(dir, "in.doc")
+	if err := os.WriteFile(in, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(bin, in); err != nil {
+		t.Fatalf("conversion under lower hard limits: %v: %s", err, out)
+	}
+	b, err := os.ReadFile(limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{strconv.Itoa(data), strconv.Itoa(as)}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Fields(line); i >= len(want) || len(f) < 5 || f[3] != want[i] || f[4] != want[i] {
+			t.Errorf("child's limit %q, want soft and hard %s", line, want[min(i, len(want)-1)])
+		}
+	}
+
+	needSoffice(t)
+	if out, err := run("", filepath.Join(refDir, "docs", "duplicate-paragraphs.doc")); err != nil {
+		t.Errorf("LibreOffice under lower hard limits: %v: %s", err, out)
+	}
 }

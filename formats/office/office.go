@@ -4,7 +4,8 @@
 //
 // LibreOffice runs headless with a private profile directory per conversion (so concurrent
 // conversions never share state), under a memory limit (prlimit: DefaultMemoryLimit,
-// QUARRY_OFFICE_MEMORY_MB) and a deadline. A conversion never outlives its request or its
+// QUARRY_OFFICE_MEMORY_MB, lowered to this process's own hard limits, which in the server are
+// the plugin host's) and a deadline. A conversion never outlives its request or its
 // process:
 //   - soffice.bin is started directly, not through the soffice launcher (a shell script that
 //     execs oosplash, which forks soffice.bin), so the parent-death signal (Linux) lands on
@@ -14,7 +15,9 @@
 //     after it exits, which takes the helpers it forks with it;
 //   - a small shell guard, holding one end of a pipe to this process, kills that group and
 //     removes the conversion's temporary directory if this process dies first (SIGKILL from
-//     the plugin host, a crash), which no deferred cleanup could do.
+//     the plugin host, a crash), which no deferred cleanup could do;
+//   - the single-instance socket LibreOffice binds in /tmp (whatever TMPDIR says) and leaves
+//     when killed is removed too, by the cleanup or the guard.
 //
 // The Debian packages libreoffice-writer-nogui, libreoffice-impress-nogui and
 // libreoffice-calc-nogui provide LibreOffice.
@@ -23,6 +26,8 @@ package office
 import (
 	"bytes"
 	"context"
+	"crypto/md5"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -32,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -148,17 +154,27 @@ func (c Converter) memoryLimit() uint64 {
 	return DefaultMemoryLimit
 }
 
-// limited returns the command line that runs bin under the memory limit: prlimit(1) sets
-// the limits before LibreOffice's first instruction and soffice.bin inherits them. Without
-// prlimit the conversion runs unbounded (the process group and deadline still apply).
-func limited(bin string, limit uint64, args ...string) (string, []string) {
+// limits returns the data and address-space limits LibreOffice runs under: the configured
+// limit (and the address-space backstop above it), lowered to this process's own hard limits.
+// An unprivileged process cannot raise those, so asking prlimit for more fails every
+// conversion; the plugin host sets them on the process formats run in.
+func (c Converter) limits() (data, as uint64) {
+	data = c.memoryLimit()
+	hardData, hardAS := hardLimits()
+	return min(data, hardData), min(data+addressSpaceHeadroom, hardAS)
+}
+
+// limited returns the command line that runs bin under the memory limits: prlimit(1) sets
+// them before LibreOffice's first instruction. Without prlimit the conversion runs with this
+// process's limits (the process group and deadline still apply).
+func limited(bin string, data, as uint64, args ...string) (string, []string) {
 	pl, err := exec.LookPath("prlimit")
-	if err != nil || limit == 0 {
+	if err != nil || data == 0 {
 		return bin, args
 	}
 	return pl, append([]string{
-		"--data=" + strconv.FormatUint(limit, 10),
-		"--as=" + strconv.FormatUint(limit+addressSpaceHeadroom, 10),
+		"--data=" + strconv.FormatUint(data, 10),
+		"--as=" + strconv.FormatUint(as, 10),
 		"--", bin}, args...)
 }
 
@@ -184,6 +200,35 @@ func direct(bin string) string {
 		return exe
 	}
 	return bin
+}
+
+// ipcSockets returns where LibreOffice may bind its single-instance socket for a profile. It
+// ignores TMPDIR: sal/osl/unx/pipe.cxx binds in /tmp (/var/tmp when /tmp is not writable),
+// named OSL_PIPE_<uid>_SingleOfficeIPC_<MD5 of the profile URL in UTF-16LE, each byte in hex
+// without padding> (desktop/source/app/officeipcthread.cxx). LibreOffice removes it when it
+// exits; a killed one leaves it, and each conversion's profile, hence name, is new.
+func ipcSockets(profileURL string) []string {
+	units := utf16.Encode([]rune(profileURL))
+	b := make([]byte, 2*len(units))
+	for i, u := range units {
+		binary.LittleEndian.PutUint16(b[2*i:], u)
+	}
+	var name strings.Builder
+	name.WriteString("OSL_PIPE_" + strconv.Itoa(os.Getuid()) + "_SingleOfficeIPC_")
+	for _, x := range md5.Sum(b) {
+		name.WriteString(strconv.FormatUint(uint64(x), 16))
+	}
+	return []string{filepath.Join("/tmp", name.String()), filepath.Join("/var/tmp", name.String())}
+}
+
+// removeSockets removes the sockets a killed LibreOffice left (sockets only: the names are
+// derived from this conversion's own directory, but a file of another kind is not ours).
+func removeSockets(paths []string) {
+	for _, p := range paths {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
@@ -242,25 +287,27 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	// The guard removes dir and kills LibreOffice's process group should this process die
 	// before the deferred cleanup runs. It is released after dir is gone, so there is no
 	// moment at which neither would remove it.
-	g, err := startGuard(dir)
+	outDir := filepath.Join(dir, "out")
+	profileURL := "file://" + filepath.ToSlash(filepath.Join(dir, "profile"))
+	sockets := ipcSockets(profileURL)
+	g, err := startGuard(dir, sockets)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("office: %w", err)
 	}
 	defer func() {
 		_ = os.RemoveAll(dir)
+		removeSockets(sockets)
 		g.release()
 	}()
 	in := filepath.Join(dir, "document"+ext)
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("office: write input: %w", err)
 	}
-	outDir := filepath.Join(dir, "out")
-	profile := filepath.Join(dir, "profile")
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	limit := c.memoryLimit()
+	limit, as := c.limits()
 	// The parent-death signal is sent when the thread that started the child exits, not the
 	// process (golang.org/issue/27505): keep this goroutine on its thread while LibreOffice
 	// runs, so no other goroutine can lock the thread and end it.
@@ -269,8 +316,8 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	stderr := &capped{max: 8 << 10}
 	var runErr error
 	for attempt := 1; ; attempt++ {
-		path, args := limited(direct(bin), limit,
-			"-env:UserInstallation=file://"+filepath.ToSlash(profile),
+		path, args := limited(direct(bin), limit, as,
+			"-env:UserInstallation="+profileURL,
 			"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
 			"--convert-to", format, "--outdir", outDir, in)
 		cmd := exec.CommandContext(runCtx, path, args...)

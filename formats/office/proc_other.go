@@ -2,7 +2,10 @@
 
 package office
 
-import "os/exec"
+import (
+	"math"
+	"os/exec"
+)
 
 func setGroup(*exec.Cmd) {}
 
@@ -13,3 +16,6 @@ func killGroup(cmd *exec.Cmd) error {
 	}
 	return cmd.Process.Kill()
 }
+
+// hardLimits: no resource limits to respect here.
+func hardLimits() (data, as uint64) { return math.MaxUint64, math.MaxUint64 }
