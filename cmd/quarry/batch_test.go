@@ -307,3 +307,38 @@ func TestInterruptLeavesValidOutput(t *testing.T) {
 		}
 	}
 }
+
+// Boolean flags take pydantic's truth values whatever the API field's rule: --coordinates=1 is
+// true on a command line (the form's lenient rule would read it as false), a bare flag is true,
+// and a word that is no truth value is a usage error rather than a silent false.
+func TestBoolFlags(t *testing.T) {
+	for _, c := range []struct {
+		args        []string
+		coordinates bool
+		pageBreaks  bool
+		bad         bool
+	}{
+		{[]string{"--coordinates"}, true, false, false},
+		{[]string{"--coordinates=1", "--include_page_breaks=YES"}, true, true, false},
+		{[]string{"--coordinates=TRUE", "--include_page_breaks=off"}, true, false, false},
+		{[]string{"--coordinates=0"}, false, false, false},
+		{[]string{"--coordinates=maybe"}, false, false, true},
+		{[]string{"--include_page_breaks=2"}, false, false, true},
+	} {
+		cmd := &partitionCmd{form: map[string][]string{}}
+		_, err := parseInterleaved(newPartitionFlags(cmd), append(c.args, "a.txt"))
+		if c.bad {
+			if err == nil || !strings.Contains(err.Error(), "want true or false") {
+				t.Errorf("%v: err %v, want a usage error", c.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		o, err := partitionapi.OptionsFromForm(cmd.form)
+		if err != nil || o.Coordinates != c.coordinates || o.IncludePageBreaks != c.pageBreaks {
+			t.Errorf("%v: coordinates %v, include_page_breaks %v (%v); want %v, %v", c.args, o.Coordinates, o.IncludePageBreaks, err, c.coordinates, c.pageBreaks)
+		}
+	}
+}

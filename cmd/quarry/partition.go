@@ -13,9 +13,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/quarrydocs/quarry/api/partitionapi"
+	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
@@ -41,6 +43,16 @@ func (f *formValue) Set(v string) error {
 			}
 		}
 		return nil
+	}
+	if f.isBool {
+		// On a command line --coordinates=1 means true: every boolean flag takes pydantic's truth
+		// values and passes the API a canonical one, so a lenient field's "anything but true is
+		// false" cannot silently turn a yes into a no.
+		b, ok := schema.ParseBool(v, schema.PydanticTrimmed)
+		if !ok {
+			return errors.New("want true or false (1/0, yes/no, on/off also work)")
+		}
+		v = strconv.FormatBool(b)
 	}
 	f.form[f.name] = append(f.form[f.name], v)
 	return nil
