@@ -68,6 +68,9 @@ type Attachment struct {
 	Name        string
 	ContentType string
 	Data        []byte
+	// Inline marks content that is not a declared attachment (a message inside the message,
+	// a text part besides the body): its declared type is the only hint to what it is.
+	Inline bool
 }
 
 // Limits that keep hostile messages bounded.
@@ -105,8 +108,10 @@ func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opt
 		md.Subject = m.Subject
 		md.EmailMessageID = m.MessageID
 	}
+	emitted := 0
 	body := func(e element.Element) error {
 		stamp(&e)
+		emitted++
 		return emit(e)
 	}
 	if len(m.Fields) > 0 {
@@ -124,13 +129,17 @@ func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opt
 			return fmt.Errorf("email: text body: %w", err)
 		}
 	}
-	if len(m.Attachments) == 0 || opts.Extra["process_attachments"] == "false" {
-		return nil
+	if len(m.Attachments) > 0 && opts.Extra["process_attachments"] != "false" {
+		if err := partitionAttachments(ctx, m, doc, opts, body); err != nil {
+			return err
+		}
 	}
-	return partitionAttachments(ctx, m, doc, opts, func(e element.Element) error {
-		stamp(&e)
-		return emit(e)
-	})
+	if emitted == 0 && m.Subject != "" {
+		// A message whose only text is its subject (an empty body, a forwarded message
+		// with nothing in it) is not an empty document.
+		return text.PartitionText(ctx, m.Subject, body)
+	}
+	return nil
 }
 
 // partitionAttachments runs every attachment through the engine as a document of its own and
@@ -164,6 +173,9 @@ func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document,
 		// Like the reference, the attachment's type is detected from its bytes and name; the
 		// part's declared Content-Type is often generic or wrong.
 		nd := engine.NewDocument(a.Name, a.Data)
+		if a.Inline {
+			nd.ContentType = a.ContentType
+		}
 		elems, err := engine.Partition(inner, nd, sub)
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {

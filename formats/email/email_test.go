@@ -419,3 +419,50 @@ func TestAttachmentTypes(t *testing.T) {
 		t.Fatalf("attachment element %+v", e)
 	}
 }
+
+// Content besides the body is not lost: a forwarded message that is the whole body, a
+// digest's entries (message/rfc822 by default), text parts of types no body search takes,
+// and, for a message with no text at all, its subject. An alternative to the body is not
+// read twice.
+func TestContentBesidesTheBody(t *testing.T) {
+	texts := func(raw string) string {
+		var out []string
+		for _, e := range partition(t, "m.eml", []byte(raw), engine.DefaultOptions()) {
+			out = append(out, e.Text)
+		}
+		return strings.Join(out, " | ")
+	}
+	cases := []struct{ name, raw, want string }{
+		{"forwarded", "From: a@x.io\nSubject: fwd\nContent-Type: message/rfc822\n\n" +
+			"From: b@x.io\nSubject: inner\nContent-Type: text/plain\n\nThe forwarded words.\n", "The forwarded words."},
+		{"digest", "From: a@x.io\nSubject: digest\nContent-Type: multipart/digest; boundary=B\n\n--B\n\n" +
+			"From: b@x.io\nSubject: one\n\nFirst entry text.\n--B\n\nFrom: c@x.io\nSubject: two\n\nSecond entry text.\n--B--\n",
+			"First entry text. | Second entry text."},
+		{"unknown text types", "From: a@x.io\nSubject: parts\nContent-Type: multipart/mixed; boundary=B\n\n--B\n" +
+			"Content-Type: text/x-one\n\nAlpha words\n--B\nContent-Type: text/x-two\n\nBeta words\n--B--\n", "Alpha words | Beta words"},
+		{"subject only", "From: a@x.io\nSubject: Quarterly figures attached\n\n", "Quarterly figures attached"},
+		{"alternative once", "From: a@x.io\nSubject: alt\nContent-Type: multipart/alternative; boundary=B\n\n--B\n" +
+			"Content-Type: text/plain\n\nSame words\n--B\nContent-Type: text/html\n\n<p>Same words</p>\n--B--\n", "Same words"},
+		{"footer part", "From: a@x.io\nSubject: list\nContent-Type: multipart/mixed; boundary=B\n\n--B\n" +
+			"Content-Type: text/plain\n\nThe post itself.\n--B\nContent-Type: text/plain\n\nList footer words.\n--B--\n",
+			"The post itself. | List footer words."},
+	}
+	for _, c := range cases {
+		if got := texts(c.raw); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A multipart whose declared boundary matches no delimiter line is read as text.
+func TestBoundaryMismatchReadAsText(t *testing.T) {
+	raw := "From: a@x.io\nContent-Type: multipart/mixed; boundary=BOUNDARY_\n\n--BOUNDARY\nContent-Type: text/plain\n\nmessage one\n--BOUNDARY--\n"
+	els := partition(t, "m.eml", []byte(raw), engine.DefaultOptions())
+	var all []string
+	for _, e := range els {
+		all = append(all, e.Text)
+	}
+	if got := strings.Join(all, " "); !strings.Contains(got, "message one") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -49,12 +49,14 @@ func ParseEML(data []byte) (*Message, error) {
 
 	var html, plain *part
 	findBody(root, &html, &plain, 0)
+	body := html
 	if html != nil {
 		m.HTML, m.HasHTML = html.text(), true
 	} else if plain != nil {
 		m.Text, m.HasText = plain.text(), true
+		body = plain
 	}
-	collectAttachments(root, &m.Attachments, 0)
+	collectAttachments(root, body, false, &m.Attachments, 0)
 	return m, nil
 }
 
@@ -152,11 +154,15 @@ func findBody(p *part, html, plain **part, depth int) {
 	findBody(root, html, plain, depth+1)
 }
 
-// collectAttachments lists the leaf parts whose disposition is "attachment", in document
-// order. Attached messages (message/rfc822) are kept whole and
-// partitioned recursively.
-func collectAttachments(p *part, out *[]Attachment, depth int) {
-	if p == nil || depth > maxMultiparts {
+// collectAttachments lists, in document order, the leaf parts whose disposition is
+// "attachment" and — as Python's iter_attachments yields every part that is not the body —
+// the other content a reader sees: messages inside the message (message/rfc822, a digest's
+// entries, a forwarded message that is the whole body), kept whole and partitioned
+// recursively, and text parts besides the body (a digest's sections, a list footer, text of
+// a type no body search takes). Alternatives to the body (they repeat it), the resources of
+// a multipart/related (what its root refers to) and inline images are never listed.
+func collectAttachments(p, body *part, inAlternative bool, out *[]Attachment, depth int) {
+	if p == nil || depth > maxMultiparts || p == body {
 		return
 	}
 	if isAttachment(p) {
@@ -172,7 +178,19 @@ func collectAttachments(p *part, out *[]Attachment, depth int) {
 		}
 		return
 	}
-	for _, c := range p.children {
-		collectAttachments(c, out, depth+1)
+	main, sub, _ := strings.Cut(p.contentType, "/")
+	switch {
+	case main == "multipart":
+		for _, c := range p.children {
+			collectAttachments(c, body, inAlternative || sub == "alternative" || sub == "related", out, depth+1)
+		}
+	case (p.contentType == "message/rfc822" || p.contentType == "message/global") && !inAlternative:
+		*out = append(*out, Attachment{Name: p.fileName, ContentType: "message/rfc822", Data: p.content(), Inline: true})
+	case p.isText() && !inAlternative:
+		ct := "text/plain"
+		if p.contentType == "text/html" {
+			ct = p.contentType
+		}
+		*out = append(*out, Attachment{Name: p.fileName, ContentType: ct, Data: []byte(p.text()), Inline: true})
 	}
 }

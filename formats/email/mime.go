@@ -102,11 +102,20 @@ func (r *mimeReader) parse(data []byte, depth int) (*part, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(raw) == 0 && len(bytes.TrimSpace(body)) > 0 {
+		// No delimiter line matches the declared boundary (a mistyped or rewritten
+		// boundary): the body is still the message's content, read as text, not dropped.
+		p.contentType = "text/plain"
+		return p, nil
+	}
 	p.body = nil
 	for _, b := range raw {
 		c, err := r.parse(b, depth+1)
 		if err != nil {
 			return nil, err
+		}
+		if c.contentType == "" && p.contentType == "multipart/digest" {
+			c.contentType = "message/rfc822" // RFC 2046 §5.1.5: a digest entry's default
 		}
 		p.children = append(p.children, c)
 	}

@@ -220,7 +220,7 @@ func TestParseEMLStructure(t *testing.T) {
 		{Name: "b.bin", ContentType: "application/octet-stream", Data: []byte{0xff, 0xee, 0xdd, 0xcc}},
 	}
 	if !reflect.DeepEqual(m.Attachments, want) {
-		t.Errorf("attachments %q, want %q", m.Attachments, want)
+		t.Errorf("attachments %+v, want %+v", m.Attachments, want)
 	}
 
 	m, err = ParseEML([]byte("Content-Type: <html>\n\nSome words.\n"))
