@@ -1,0 +1,30 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestLegacyOfficeThroughServer: a .doc partitions through `quarry serve`, where formats run
+// in a plugin process under the host's memory limits. LibreOffice once asked prlimit for more
+// than those, and every .doc, .ppt and .xls sent to the server failed with 422.
+func TestLegacyOfficeThroughServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server and LibreOffice")
+	}
+	if _, err := exec.LookPath("soffice"); err != nil {
+		t.Skip("LibreOffice (soffice) is not installed")
+	}
+	f, err := os.Open("../../testdata/reference/docs/duplicate-paragraphs.doc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := startServer(t)
+	code, body := s.post(t, "duplicate-paragraphs.doc", f, "application/msword")
+	if code != 200 || !strings.HasPrefix(body, `[{"type":`) {
+		t.Fatalf("%d %s", code, body)
+	}
+}
