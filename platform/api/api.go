@@ -257,12 +257,13 @@ func (f *fields) str(key string, required bool) (string, bool) {
 	return s, true
 }
 
+// boolean reads an optional boolean field: a JSON true or false only (schema.Strict).
 func (f *fields) boolean(key string) (bool, bool) {
 	v, ok := f.body[key]
 	if !ok || v == nil {
 		return false, false
 	}
-	b, ok := v.(bool)
+	b, ok := schema.JSONBool(v, schema.Strict)
 	if !ok {
 		f.fail("bool_type", "Input should be a valid boolean", v, key)
 		return false, false
