@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"bytes"
-	"image"
 	"image/jpeg"
 	"math"
 
@@ -619,20 +618,13 @@ func (in *interp) inlineImage(head []any, st *gstate) {
 }
 
 // ImageJPEG returns image XObject ref (Image.Ref) as a JPEG file: the stream as it is when its
-// only filter is DCTDecode, else an 8-bit gray or RGB image (Flate-compressed or raw) decoded
-// and encoded, so a picture can be handed on without rendering; ok is false for any other
-// image (other colour spaces, bit depths or filters, masks applied by the page).
+// only filter is DCTDecode, else the image decoded as ImageFile decodes it (Flate with
+// predictors, 1 to 16 bits, gray, RGB, CMYK, ICCBased, Indexed) and encoded as JPEG, so a
+// picture can be handed on without rendering; ok is false for any other image (ImageFile
+// says why).
 func (d *Document) ImageJPEG(ref int) (data []byte, ok bool) {
-	if ref <= 0 {
-		return nil, false
-	}
-	defer func() {
-		if recover() != nil {
-			data, ok = nil, false
-		}
-	}()
-	sd, isStream := d.resolve(*types.NewIndirectRef(ref, 0)).(types.StreamDict)
-	if !isStream || d.name(sd.Dict["Subtype"]) != "Image" {
+	sd, err := d.imageStream(ref)
+	if err != nil {
 		return nil, false
 	}
 	if len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "DCTDecode" {
@@ -641,47 +633,9 @@ func (d *Document) ImageJPEG(ref int) (data []byte, ok bool) {
 		}
 		return sd.Raw, true
 	}
-	return d.encodeJPEG(ref, sd)
-}
-
-// maxImageSamples bounds the images ImageJPEG decodes (a 25-megapixel picture).
-const maxImageSamples = 25 << 20
-
-// encodeJPEG decodes a Flate-compressed (or unfiltered) 8-bit DeviceGray or DeviceRGB image
-// and encodes it as JPEG; other images report false.
-func (d *Document) encodeJPEG(ref int, sd types.StreamDict) ([]byte, bool) {
-	for _, f := range sd.FilterPipeline {
-		if f.Name != "FlateDecode" {
-			return nil, false
-		}
-	}
-	w, _ := d.number(sd.Dict["Width"])
-	h, _ := d.number(sd.Dict["Height"])
-	bpc, _ := d.number(sd.Dict["BitsPerComponent"])
-	comps := 0
-	switch d.name(sd.Dict["ColorSpace"]) {
-	case "DeviceGray":
-		comps = 1
-	case "DeviceRGB":
-		comps = 3
-	}
-	W, H := int(w), int(h)
-	if comps == 0 || bpc != 8 || W <= 0 || H <= 0 || W*H > maxImageSamples {
+	img, err := d.decodeImage(ref, sd)
+	if err != nil {
 		return nil, false
-	}
-	data, _, err := d.streamData(*types.NewIndirectRef(ref, 0))
-	if err != nil || len(data) < W*H*comps {
-		return nil, false
-	}
-	var img image.Image
-	if comps == 1 {
-		img = &image.Gray{Pix: data[:W*H], Stride: W, Rect: image.Rect(0, 0, W, H)}
-	} else {
-		rgba := image.NewRGBA(image.Rect(0, 0, W, H))
-		for i := 0; i < W*H; i++ {
-			rgba.Pix[4*i], rgba.Pix[4*i+1], rgba.Pix[4*i+2], rgba.Pix[4*i+3] = data[3*i], data[3*i+1], data[3*i+2], 0xFF
-		}
-		img = rgba
 	}
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
@@ -689,3 +643,6 @@ func (d *Document) encodeJPEG(ref int, sd types.StreamDict) ([]byte, bool) {
 	}
 	return buf.Bytes(), true
 }
+
+// maxImageSamples bounds the images ImageJPEG and ImageFile decode (a 25-megapixel picture).
+const maxImageSamples = 25 << 20

@@ -214,8 +214,8 @@ func TestImageJPEG(t *testing.T) {
 			t.Errorf("object %d: %v %v", ref, err, img.Bounds())
 		}
 	}
-	if _, ok := d.ImageJPEG(8); ok {
-		t.Error("a 1-bit image was encoded")
+	if b, ok := d.ImageJPEG(8); !ok || len(b) < 4 {
+		t.Error("a 1-bit image was not encoded")
 	}
 	if _, ok := d.ImageJPEG(4); ok {
 		t.Error("a content stream was taken for an image")
