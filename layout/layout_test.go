@@ -224,7 +224,8 @@ func TestUsable(t *testing.T) {
 		return p
 	}
 	f := pdftest.FirstExtra(1)
-	res := fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1)
+	res := fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R /Mask1 %d 0 R >> >>", f, f+1, f+3)
+	mask := pdftest.Stream("/Type /XObject /Subtype /Image /Width 8 /Height 1 /ImageMask true /BitsPerComponent 1", "\x55")
 	img := pdftest.Stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x80")
 	// A Type0 font without ToUnicode: every glyph is (cid:NN).
 	cidFont := fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [%d 0 R] >>", f+2)
@@ -239,8 +240,12 @@ func TestUsable(t *testing.T) {
 		{"scan", "q 612 0 0 792 0 0 cm /Im1 Do Q", pdftest.Helvetica, false},
 		{"scan under invisible OCR text", "q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 700 Td (hidden OCR words) Tj ET", pdftest.Helvetica, false},
 		{"unmapped glyphs", "BT /F1 12 Tf 72 700 Td <0001000200030004000500060007> Tj ET", cidFont, false},
+		// A 1-bit scan stored as a page-sized stencil mask (CCITT fax scans) is a scan; a
+		// small stencil (a logo) on an otherwise blank page is not.
+		{"stencil-mask scan", "q 600 0 0 780 6 6 cm /Mask1 Do Q", pdftest.Helvetica, false},
+		{"small stencil", "q 60 0 0 30 72 700 cm /Mask1 Do Q", pdftest.Helvetica, true},
 	} {
-		p := read(c.content, res, c.font, img, desc)
+		p := read(c.content, res, c.font, img, desc, mask)
 		if ok, why := Usable(p); ok != c.want {
 			t.Errorf("%s: usable = %v (%s), want %v", c.name, ok, why, c.want)
 		}

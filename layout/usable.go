@@ -70,11 +70,14 @@ func coveredByImage(p *pdf.Page) bool {
 	return false
 }
 
-// hasPicture reports an image placement large enough to hold text (a tenth of the page).
+// hasPicture reports an image placement large enough to hold text (a tenth of the page). A
+// stencil mask counts when it covers half the page: small ones are glyphs or logos, but a
+// page-sized one is a 1-bit scan (fax and CCITT scans are stored that way).
 func hasPicture(p *pdf.Page) bool {
 	area := p.Width * p.Height
 	for _, im := range p.Geometry.Images {
-		if !im.ImageMask && (im.X1-im.X0)*(im.Y1-im.Y0) > 0.1*area {
+		a := (im.X1 - im.X0) * (im.Y1 - im.Y0)
+		if (!im.ImageMask && a > 0.1*area) || a > 0.5*area {
 			return true
 		}
 	}
