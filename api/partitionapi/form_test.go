@@ -3,10 +3,12 @@ package partitionapi_test
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/api/schema"
+	"github.com/quarrydocs/quarry/contract"
 )
 
 func TestOptionsFromForm(t *testing.T) {
@@ -116,6 +118,35 @@ func TestEveryParamReachesOptions(t *testing.T) {
 			if _, isBool := d.(bool); !isBool {
 				t.Errorf("%s: default %v is not a boolean", p.Name, d)
 			}
+		}
+	}
+}
+
+// TestParamsMatchContractKeys keeps the form schema and the plugin wire's keys one vocabulary:
+// every standard key is a parameter of a compatible kind, and every parameter a partitioner can
+// read (all but chunking, which runs on the host, and the ignored ones) is a standard key.
+func TestParamsMatchContractKeys(t *testing.T) {
+	compatible := map[contract.ValueKind][]partitionapi.Kind{
+		contract.Bool:   {partitionapi.StrictBool, partitionapi.LenientBool},
+		contract.Int:    {partitionapi.Int},
+		contract.Float:  {partitionapi.Float},
+		contract.String: {partitionapi.String, partitionapi.Literal},
+		contract.List:   {partitionapi.List},
+	}
+	for _, k := range contract.StandardKeys {
+		p, ok := partitionapi.Lookup(k.Key)
+		if !ok {
+			t.Errorf("standard key %s is no API parameter", k.Key)
+			continue
+		}
+		if !slices.Contains(compatible[k.Kind], p.Kind) {
+			t.Errorf("%s: key kind %s, parameter kind %s", k.Key, k.Kind, p.Kind)
+		}
+	}
+	for _, p := range partitionapi.Params() {
+		_, isKey := contract.LookupKey(p.Name)
+		if wantKey := p.Group != partitionapi.Chunking && p.Group != partitionapi.Ignored; isKey != wantKey {
+			t.Errorf("%s (group %s): standard key %v, want %v", p.Name, p.Group, isKey, wantKey)
 		}
 	}
 }
