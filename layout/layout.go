@@ -761,18 +761,33 @@ func continues(r *region, a, b tline, body float64) bool {
 		if second-first > 0.8*em {
 			return math.Abs(b.b.x0-first) >= 0.3*em
 		}
-		aFlush := math.Abs(a.b.x0-r.b.x0) < 0.3*em
+		edge := leftEdge(r)
+		aFlush := math.Abs(a.b.x0-edge) < 0.3*em
 		lead := classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
-		if aFlush && !lead && b.b.x0-r.b.x0 > 0.8*em && b.b.x0-r.b.x0 < 6*em && r.b.w() > 15*em {
+		if aFlush && !lead && b.b.x0-edge > 0.8*em && b.b.x0-edge < 6*em && r.b.w() > 15*em {
 			return false
 		}
 	}
 	// A line ending a sentence well short of the block's right edge ends the paragraph.
 	t := strings.TrimSpace(a.text)
-	if len(r.lines) >= 2 && r.b.x1-a.b.x1 > 4*em && t != "" && strings.ContainsAny(t[len(t)-1:], ".!?") && math.Abs(b.b.x0-r.b.x0) < 0.3*em {
+	if len(r.lines) >= 2 && r.b.x1-a.b.x1 > 4*em && t != "" && strings.ContainsAny(t[len(t)-1:], ".!?") && math.Abs(b.b.x0-leftEdge(r)) < 0.3*em {
 		return false
 	}
 	return true
+}
+
+// leftEdge is where a block's lines start: the median start of its last few lines, not the
+// box's left side, which a line opening with punctuation hung into the margin (a quotation
+// mark, as TeX's microtype sets it) pulls a few points left, so that no line would be flush
+// and no first-line indent seen.
+func leftEdge(r *region) float64 {
+	ls := r.lines[max(0, len(r.lines)-9):]
+	xs := make([]float64, len(ls))
+	for i, l := range ls {
+		xs[i] = l.b.x0
+	}
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
 }
 
 var numberedItem = regexp.MustCompile(`^(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s`)

@@ -305,3 +305,18 @@ func TestTextOverBackgroundPicture(t *testing.T) {
 		t.Errorf("text over the picture: %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
 	}
 }
+
+// A line opening with a quotation mark hung into the margin (TeX's microtype) does not move
+// the paragraph's edge: the next paragraph's first-line indent still starts a new block.
+func TestHangingPunctuationKeepsParagraphs(t *testing.T) {
+	c := pdftest.Text("F1", 10, 318, 700, "P1 retrieval in open-domain question answering is usually") +
+		pdftest.Text("F1", 10, 307, 688, "implemented with sparse vectors and an inverted index so") +
+		pdftest.Text("F1", 10, 303, 676, "\"who is the bad guy in the story\" can be answered from a") +
+		pdftest.Text("F1", 10, 307, 664, "context that shares hardly a word with the question asked") +
+		pdftest.Text("F1", 10, 307, 652, "and a dense encoder maps both of them close together.") +
+		pdftest.Text("F1", 10, 307, 640, "Guo et al. (2016).") +
+		pdftest.Text("F1", 10, 318, 628, "P2 however it is generally believed that learning a good") +
+		pdftest.Text("F1", 10, 307, 616, "dense representation needs a large number of labeled pairs") +
+		pdftest.Text("F1", 10, 307, 604, "of questions and contexts, which are expensive to collect.")
+	wantOrder(t, c, "P1", "P2")
+}
