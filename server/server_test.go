@@ -74,6 +74,9 @@ func TestErrorBodies(t *testing.T) {
 		{"negative max_characters", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "basic"), field("max_characters", "-1")}, nil, 400, ""},
 		{"combine over max", []part{file("a.txt", textDoc, ""), field("chunking_strategy", "by_title"), field("max_characters", "100"), field("combine_under_n_chars", "200")}, nil, 400, ""},
 		{"corrupt pdf", []part{file("bad.pdf", bad, "application/pdf"), field("strategy", "fast")}, nil, 422, ""},
+		{"unknown encoding", []part{file("a.txt", textDoc, ""), field("encoding", "klingon")}, nil, 400, `{"detail":"unknown encoding: klingon"}`},
+		{"undecodable in the named encoding", []part{file("a.txt", []byte("caf\xe9 au lait"), ""), field("encoding", "utf-8")}, nil, 422,
+			`{"detail":"'utf-8' codec can't decode byte 0xe9 in position 3: invalid start byte"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

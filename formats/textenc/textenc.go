@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gogs/chardet"
+	"github.com/quarrydocs/quarry/contract"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
@@ -23,6 +24,17 @@ import (
 
 // ErrUnknown is wrapped by errors for encoding names that are not known.
 var ErrUnknown = errors.New("unknown encoding")
+
+// Errors carry a kind, so that the client's mistake is answered as one: an unknown encoding
+// name is a bad parameter (400), bytes the named encoding cannot decode a document that cannot
+// be read (422). The messages are the reference's (Python's), which answers both with 500.
+func unknownError(name string) error {
+	return &contract.Error{Kind: contract.KindBadRequest, Msg: "unknown encoding: " + name, Err: fmt.Errorf("%w: %s", ErrUnknown, name)}
+}
+
+func decodeError(format string, args ...any) error {
+	return contract.Errorf(contract.KindUnprocessable, format, args...)
+}
 
 // Normalize lower-cases a Python-style codec name and turns underscores into dashes.
 func Normalize(name string) string {
@@ -73,7 +85,7 @@ func Lookup(name string) (encoding.Encoding, error) {
 			return e, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %s", ErrUnknown, name)
+	return nil, unknownError(name)
 }
 
 // Decode returns the UTF-8 text of data in the named encoding, or, when name is empty, in the
@@ -89,16 +101,16 @@ func Decode(data []byte, name string) (string, error) {
 	if isUTF8(enc) {
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 		if pos := invalidUTF8(data); pos >= 0 {
-			return "", fmt.Errorf("'utf-8' codec can't decode byte 0x%02x in position %d: invalid start byte", data[pos], pos)
+			return "", decodeError("'utf-8' codec can't decode byte 0x%02x in position %d: invalid start byte", data[pos], pos)
 		}
 		return string(data), nil
 	}
 	out, err := enc.NewDecoder().Bytes(data)
 	if err != nil {
-		return "", fmt.Errorf("'%s' codec can't decode the input: %w", Normalize(name), err)
+		return "", decodeError("'%s' codec can't decode the input: %w", Normalize(name), err)
 	}
 	if _, single := enc.(*charmap.Charmap); single && bytes.ContainsRune(out, utf8.RuneError) {
-		return "", fmt.Errorf("'%s' codec can't decode the input: undefined byte", Normalize(name))
+		return "", decodeError("'%s' codec can't decode the input: undefined byte", Normalize(name))
 	}
 	return string(out), nil
 }
@@ -219,12 +231,12 @@ func (c *utf8Checker) Read(p []byte) (int, error) {
 		}
 	}
 	if pos := invalidUTF8(data[:end]); pos >= 0 {
-		c.pending = fmt.Errorf("'utf-8' codec can't decode byte 0x%02x in position %d: invalid start byte", data[pos], c.offset+int64(pos))
+		c.pending = decodeError("'utf-8' codec can't decode byte 0x%02x in position %d: invalid start byte", data[pos], c.offset+int64(pos))
 		c.offset += int64(pos)
 		return pos, nil
 	}
 	if err == io.EOF && len(c.carry) > 0 {
-		c.pending = fmt.Errorf("'utf-8' codec can't decode bytes in position %d: unexpected end of data", c.offset+int64(end))
+		c.pending = decodeError("'utf-8' codec can't decode bytes in position %d: unexpected end of data", c.offset+int64(end))
 	}
 	c.offset += int64(end)
 	return end, err
@@ -243,7 +255,7 @@ type asciiDecoder struct{ transform.NopResetter }
 func (asciiDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	for nSrc < len(src) {
 		if src[nSrc] >= 0x80 {
-			return nDst, nSrc, fmt.Errorf("'ascii' codec can't decode byte 0x%02x: ordinal not in range(128)", src[nSrc])
+			return nDst, nSrc, decodeError("'ascii' codec can't decode byte 0x%02x: ordinal not in range(128)", src[nSrc])
 		}
 		if nDst >= len(dst) {
 			return nDst, nSrc, transform.ErrShortDst

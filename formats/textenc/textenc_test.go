@@ -1,10 +1,13 @@
 package textenc
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/quarrydocs/quarry/contract"
 )
 
 func TestDecode(t *testing.T) {
@@ -58,5 +61,37 @@ func TestStreamingReaderChecksUTF8AcrossReads(t *testing.T) {
 	r, _ = NewReader(strings.NewReader("abc\xffdef"), "utf-8")
 	if _, err := io.ReadAll(r); err == nil || !strings.Contains(err.Error(), "position 3") {
 		t.Errorf("invalid byte not reported: %v", err)
+	}
+}
+
+// TestErrorKinds: a wrong encoding is the client's mistake, answered 4xx, not 500 as the
+// reference does: an unknown name is a bad parameter, undecodable bytes a document that
+// cannot be read as named. The reference's messages stay.
+func TestErrorKinds(t *testing.T) {
+	kindOf := func(err error) contract.Kind {
+		var ce *contract.Error
+		if !errors.As(err, &ce) {
+			return contract.KindInternal
+		}
+		return ce.Kind
+	}
+	_, err := Decode([]byte("x"), "klingon")
+	if kindOf(err) != contract.KindBadRequest || !errors.Is(err, ErrUnknown) || err.Error() != "unknown encoding: klingon" {
+		t.Errorf("unknown encoding: kind %d, %v", kindOf(err), err)
+	}
+	if _, err := NewReader(strings.NewReader("x"), "klingon"); kindOf(err) != contract.KindBadRequest {
+		t.Errorf("unknown encoding (reader): kind %d, %v", kindOf(err), err)
+	}
+	for _, c := range []struct{ in, enc string }{{"ok\xff", "utf-8"}, {"caf\xe9", "ascii"}, {"\x81", "cp1252"}} {
+		if _, err := Decode([]byte(c.in), c.enc); kindOf(err) != contract.KindUnprocessable {
+			t.Errorf("Decode(%q, %s): kind %d, %v", c.in, c.enc, kindOf(err), err)
+		}
+		r, err := NewReader(strings.NewReader(c.in), c.enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadAll(r); c.enc != "cp1252" && kindOf(err) != contract.KindUnprocessable {
+			t.Errorf("reading %q as %s: kind %d, %v", c.in, c.enc, kindOf(err), err)
+		}
 	}
 }
