@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"os/exec"
 	"syscall"
 )
@@ -13,4 +14,18 @@ func dieWithParent(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+}
+
+// hardLimits returns the server's hard RLIMIT_DATA and RLIMIT_AS (unlimited is the largest
+// uint64): the most a renderer may be given.
+func hardLimits() (data, as uint64) {
+	data, as = math.MaxUint64, math.MaxUint64
+	var rl syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_DATA, &rl) == nil {
+		data = rl.Max
+	}
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil {
+		as = rl.Max
+	}
+	return data, as
 }

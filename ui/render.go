@@ -236,8 +236,11 @@ func capDPI(dpi int, w, h float64, maxPixels int64) int {
 func (h *Handler) command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if pl, err := exec.LookPath("prlimit"); err == nil && h.cfg.RenderMemory > 0 {
-		lim := strconv.FormatUint(h.cfg.RenderMemory, 10)
-		cmd = exec.CommandContext(ctx, pl, append([]string{"--data=" + lim, "--as=" + strconv.FormatUint(h.cfg.RenderMemory+(1<<30), 10), "--", name}, args...)...)
+		// Never above the server's own hard limits: an unprivileged process cannot raise them
+		// for a child, and prlimit asking for more fails every render.
+		hardData, hardAS := hardLimits()
+		data, as := min(h.cfg.RenderMemory, hardData), min(h.cfg.RenderMemory+(1<<30), hardAS)
+		cmd = exec.CommandContext(ctx, pl, append([]string{"--data=" + strconv.FormatUint(data, 10), "--as=" + strconv.FormatUint(as, 10), "--", name}, args...)...)
 	} else {
 		cmd = exec.CommandContext(ctx, name, args...)
 	}
