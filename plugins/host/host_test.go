@@ -31,6 +31,7 @@ var pluginDir string
 const (
 	envServeFast = "QUARRY_TEST_SERVE_FAST"
 	envChildHost = "QUARRY_TEST_CHILD_HOST"
+	envLowered   = "QUARRY_TEST_LOWERED_HOST"
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +42,8 @@ func TestMain(m *testing.M) {
 	case os.Getenv(envChildHost) != "":
 		childHost()
 		return
+	case os.Getenv(envLowered) != "":
+		os.Exit(loweredHost(os.Getenv(envLowered)))
 	}
 	dir, err := os.MkdirTemp("", "quarry-plugins-")
 	if err != nil {
@@ -653,5 +656,50 @@ func TestProcessRetiredAfterMaxCalls(t *testing.T) {
 	second := h.Processes()
 	if len(second) != 1 || second[0] == first[0] {
 		t.Errorf("processes after the third call: %v (first process %v)", second, first)
+	}
+}
+
+// loweredHost runs the built-in fast plugin (this binary re-executed) with a 512 MiB memory
+// limit and partitions pdf: 0 when that works.
+func loweredHost(pdf string) int {
+	self, _ := os.Executable()
+	h := New(Config{Workers: 1})
+	defer h.Close()
+	p, err := h.Add(Spec{Name: "fast", Path: self, Env: []string{envServeFast + "=1"}, Strategies: []string{"fast"}, MemoryLimit: 512 << 20})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	doc := engine.NewDocument("a.pdf", data)
+	doc.MIMEType = "application/pdf"
+	opts := engine.DefaultOptions()
+	n := 0
+	if err := p.Partitioner("fast").Partition(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil || n == 0 {
+		fmt.Fprintln(os.Stderr, "partition:", err, n, "elements")
+		return 1
+	}
+	return 0
+}
+
+// TestHostUnderLowerHardLimits: a host whose own hard address-space limit is below what it
+// gives a plugin (a container's ulimit) still starts plugins, with its limit; asking prlimit
+// for more failed every start ("failed to set the AS resource limit: Operation not
+// permitted"), so `quarry serve` under `ulimit -v` answered every document with 500.
+func TestHostUnderLowerHardLimits(t *testing.T) {
+	pl, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	self, _ := os.Executable()
+	// Below 512 MiB + AddressSpaceHeadroom, above what a Go process reserves.
+	cmd := exec.Command(pl, "--as=3221225472", "--", self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), envLowered+"="+filepath.Join("..", "..", "testdata", "reference", "docs", "list-item-example.pdf"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("host under a 3 GiB address-space limit: %v\n%s", err, out)
 	}
 }

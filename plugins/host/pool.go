@@ -284,9 +284,13 @@ func command(spec Spec, tmp string) *exec.Cmd {
 		// glibc reserves 64 MiB per thread arena in cgo binaries; two arenas are plenty.
 		env = append(env, wire.EnvMemoryLimit+"="+strconv.FormatUint(spec.MemoryLimit, 10), "MALLOC_ARENA_MAX=2")
 		if pl, err := exec.LookPath("prlimit"); err == nil {
+			// Never above the host's own hard limits (a container's ulimit): an unprivileged
+			// process cannot raise them for a child, and prlimit asking for more fails every
+			// plugin start.
+			hardData, hardAS := hardLimits()
 			args = append([]string{
-				"--data=" + strconv.FormatUint(spec.MemoryLimit, 10),
-				"--as=" + strconv.FormatUint(spec.MemoryLimit+AddressSpaceHeadroom, 10),
+				"--data=" + strconv.FormatUint(min(spec.MemoryLimit, hardData), 10),
+				"--as=" + strconv.FormatUint(min(spec.MemoryLimit+AddressSpaceHeadroom, hardAS), 10),
 				"--", path}, args...)
 			path = pl
 		}
