@@ -17,6 +17,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
@@ -62,6 +64,11 @@ var pythonNames = map[string]encoding.Encoding{
 	"utf-32-be": utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM),
 	"utf-32be":  utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM),
 	"cp437":     charmap.CodePage437, "cp850": charmap.CodePage850, "mac-roman": charmap.Macintosh,
+	// WHATWG maps these 7-bit escape encodings to "replacement" (a web page must not use
+	// them); text and mail files do.
+	"hz": simplifiedchinese.HZGB2312, "hz-gb-2312": simplifiedchinese.HZGB2312, "hz-gb": simplifiedchinese.HZGB2312,
+	"iso-2022-kr": iso2022KR{}, "csiso2022kr": iso2022KR{},
+	"cp949": korean.EUCKR, "uhc": korean.EUCKR,
 }
 
 // Lookup resolves an encoding name (Python codec names, WHATWG and IANA labels).
@@ -145,7 +152,11 @@ func Detect(data []byte) string {
 		return "utf-32"
 	case bytes.HasPrefix(data, []byte("\xff\xfe")), bytes.HasPrefix(data, []byte("\xfe\xff")):
 		return "utf-16"
-	case invalidUTF8(data) < 0:
+	}
+	if n := detect7Bit(data); n != "" {
+		return n
+	}
+	if invalidUTF8(data) < 0 {
 		return "utf-8"
 	}
 	sample := data

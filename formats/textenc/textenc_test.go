@@ -95,3 +95,26 @@ func TestErrorKinds(t *testing.T) {
 		}
 	}
 }
+
+// The 7-bit escape encodings (pure ASCII bytes, so they would pass for UTF-8) are detected
+// and decoded; cp949 is Korean's usual name.
+func TestDetectEastAsian(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"iso-2022-jp", "Python \x1b$B$N3+H/\x1b(B OK", "Python の開発 OK"},
+		{"iso-2022-kr", "\x1b$)C\n\x0e!]\x0f FD\n\x0eFD@L=c\x0f(Python)", "\n◎ FD\n파이썬(Python)"},
+		{"hz", "This is ASCII. ~{<:Ky2;S{#,NpJ)l6HK!#~}Bye.", "This is ASCII. 己所不欲，勿施於人。Bye."},
+	}
+	for _, c := range cases {
+		got, err := Decode([]byte(c.in), "")
+		if err != nil || got != c.want {
+			t.Errorf("%s: detected %q, got %q, %v; want %q", c.name, Detect([]byte(c.in)), got, err, c.want)
+		}
+	}
+	if got, err := Decode([]byte("\xb0\xa1\x81\x41"), "cp949"); err != nil || got != "가갂" {
+		t.Errorf("cp949: %q, %v", got, err)
+	}
+	// A tilde in ASCII prose is not HZ.
+	if got := Detect([]byte("home is ~{user} and ~ more")); got != "utf-8" {
+		t.Errorf("tilde text detected as %q", got)
+	}
+}
