@@ -145,6 +145,27 @@ type Host struct {
 	mu      sync.Mutex
 	plugins map[string]*Plugin
 	closed  bool
+
+	// sweeper removes the plugins' temporary directories should the host die without
+	// closing (SIGKILL, the OOM killer): the plugins die with it, their files would not.
+	sweepMu sync.Mutex
+	sweeper *sweeper
+}
+
+// sweepOnDeath hands dir to the sweeper, started on first use. Without one (no /bin/sh) the
+// directories are still removed whenever the host stops normally.
+func (h *Host) sweepOnDeath(dir string) {
+	h.sweepMu.Lock()
+	defer h.sweepMu.Unlock()
+	if h.sweeper == nil {
+		sw, err := startSweeper()
+		if err != nil {
+			h.log.Warn("plugin temporary directories will not be removed if this process is killed", "err", err)
+			sw = &sweeper{}
+		}
+		h.sweeper = sw
+	}
+	h.sweeper.add(dir)
 }
 
 // New returns a host with cfg's defaults filled in.
@@ -357,6 +378,12 @@ func (h *Host) Close() {
 		go func() { defer wg.Done(); p.pool.close() }()
 	}
 	wg.Wait()
+	h.sweepMu.Lock()
+	if h.sweeper != nil {
+		h.sweeper.stop() // the pools have removed their directories
+		h.sweeper = nil
+	}
+	h.sweepMu.Unlock()
 }
 
 func (p *Plugin) errorf(format string, args ...any) error {

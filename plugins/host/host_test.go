@@ -510,7 +510,8 @@ func TestBuiltinOutOfProcessIdentical(t *testing.T) {
 func TestNoOrphansWhenHostDies(t *testing.T) {
 	self, _ := os.Executable()
 	cmd := exec.Command(self, "-test.run=^$")
-	cmd.Env = append(os.Environ(), envChildHost+"="+pluginDir)
+	tmp := t.TempDir()
+	cmd.Env = append(os.Environ(), envChildHost+"="+pluginDir, "TMPDIR="+tmp)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -544,10 +545,28 @@ func TestNoOrphansWhenHostDies(t *testing.T) {
 	if n := len(strays()); n < 4 {
 		t.Errorf("%d plugin processes and helpers running before the kill, want 4", n)
 	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 2 {
+		t.Errorf("%d plugin temporary directories before the kill, want 2", len(ents))
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	assertGone(t, pids)
 	assertNoStrays(t, nil)
+	// The plugins' temporary directories (where copies of documents go) are removed too.
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left = left[:0]
+		ents, _ := os.ReadDir(tmp)
+		for _, e := range ents {
+			left = append(left, e.Name())
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("plugin temporary directories left 5 s after the host was killed: %v", left)
+	}
 }
 
 // childHost starts two plugin processes, prints their PIDs and waits to be killed.

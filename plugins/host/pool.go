@@ -199,6 +199,7 @@ func (pl *pool) start() (*proc, error) {
 	if err != nil {
 		return nil, p.errorf("temporary directory: %v", err)
 	}
+	p.host.sweepOnDeath(tmp)
 	cmd := command(spec, tmp)
 	tail := &tailBuffer{max: 8 << 10}
 	gp := plugin.NewClient(&plugin.ClientConfig{
