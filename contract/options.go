@@ -109,6 +109,13 @@ const (
 	KeyPDFMinerWordMargin        = "pdfminer_word_margin"
 )
 
+// The values of KeyOutputFormat: the response's format (the partition API's output_format),
+// named here because the same strings are also file types' MIME types.
+const (
+	OutputJSON = "application/json"
+	OutputCSV  = "text/csv"
+)
+
 // ValueKind is how a key's values read: "bool", "int", "float", "string" (one value each) or
 // "list" (one value per item, possibly none).
 type ValueKind string

@@ -2,13 +2,10 @@ package engine
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -24,27 +21,30 @@ var (
 // Detect chooses the document's file type in the reference's order (partition-api.md §3 step
 // 5 and §5.2): certain binary containers first (CFB by stream names, ZIP by members), then a
 // usable MIME hint, then byte sniffing refined by the extension, then the extension alone.
-// hint is the caller's MIME hint (form content_type, else the part's Content-Type).
+// hint is the caller's MIME hint (form content_type, else the part's Content-Type). What each
+// type looks like comes from the registered formats (contract.Format); the order is the
+// engine's.
 func Detect(doc *Document, hint string) FileType {
+	t := table()
 	head := make([]byte, 8192)
 	n, _ := doc.Content.ReadAt(head, 0)
 	head = head[:n]
 	ext := strings.ToLower(filepath.Ext(doc.Filename))
 	hinted, hintOK := TypeForMIME(hint)
-	if hintOK && (hinted.Name == "unk" || hinted.Name == "empty") {
-		hintOK = false
+	if hintOK && !hinted.Partitionable && hinted.MIME != mimeZip {
+		hintOK = false // unknown or empty
 	}
 
 	// 1. Containers whose members say what they are.
 	switch {
 	case bytes.HasPrefix(head, cfbMagic):
-		if t, ok := detectCFB(doc); ok {
-			return t
+		if ft, ok := t.detectCFB(doc); ok {
+			return ft
 		}
 	case bytes.HasPrefix(head, zipMagic):
-		return detectZip(doc)
+		return t.detectZip(doc)
 	default:
-		if hintOK && isContainerType(hinted) {
+		if hintOK && t.isContainer(hinted) {
 			hintOK = false
 		}
 	}
@@ -56,47 +56,42 @@ func Detect(doc *Document, hint string) FileType {
 
 	// 3. Byte sniffing, refined.
 	if doc.Size == 0 {
-		return typeByMIME[mimeEmpty]
+		return t.mime(mimeEmpty)
 	}
-	if t, ok := detectUTF32(doc, head, ext); ok {
-		return t
+	if ft, ok := t.detectUTF32(doc, head, ext); ok {
+		return ft
 	}
 	sniffed := mimetype.Detect(head)
 	mime := strings.SplitN(sniffed.String(), ";", 2)[0]
-	if strings.HasSuffix(mime, "xml") {
-		if ext == ".html" || ext == ".htm" {
-			return typeByMIME[mimeHTML]
+	if ft, ok := t.bySuffix(mime); ok {
+		if byExt, ok := t.byExt[ext]; ok && t.formats[byExt].AcceptsXML {
+			return t.types[byExt]
 		}
-		return typeByMIME[mimeXML]
+		return ft
 	}
-	if isTextMIME(mime) {
-		if t, ok := claimedBinary(ext); ok {
-			return t
-		}
-		return refineText(doc, head, mime, ext)
+	if t.isText(mime) {
+		return t.refineText(doc, head, mime, ext)
 	}
-	if t, ok := TypeForMIME(mime); ok && t.Name != "unk" {
-		return t
+	if ft, ok := TypeForMIME(mime); ok && ft.MIME != mimeUnknown {
+		return ft
 	}
-	if sniffed.Is("application/zip") {
-		return typeByMIME[mimeZip]
+	if sniffed.Is(mimeZip) {
+		return t.mime(mimeZip)
 	}
 
 	// 4. The extension.
-	if t, ok := TypeForExtension(ext); ok {
-		return t
+	if ft, ok := TypeForExtension(ext); ok {
+		return ft
 	}
-	return typeByMIME[mimeUnknown]
+	return t.mime(mimeUnknown)
 }
 
-// claimedBinary settles a text file whose name claims a binary format that has a signature of
-// its own (a plain-text "report.pdf"). The reference's clients (both SDKs) send the part
-// content type from the extension — application/pdf for .pdf — and the server trusts it, so
-// such an upload ends in the reference's invalid-PDF error; detection follows that, for the
-// CLI and a hint-less API call alike, rather than returning a "PDF" as text with success.
-func claimedBinary(ext string) (FileType, bool) {
-	if ext == ".pdf" {
-		return typeByMIME["application/pdf"], true
+// bySuffix finds the format claiming a sniffed MIME type by its suffix (XML's "+xml" family).
+func (t *typeTable) bySuffix(mime string) (FileType, bool) {
+	for i, f := range t.formats {
+		if f.MIMESuffix != "" && strings.HasSuffix(mime, f.MIMESuffix) {
+			return t.types[i], true
+		}
 	}
 	return FileType{}, false
 }
@@ -104,7 +99,7 @@ func claimedBinary(ext string) (FileType, bool) {
 // detectUTF32 recognises text that starts with a UTF-32 byte-order mark, which byte sniffing
 // takes for UTF-16 (little-endian) or binary (big-endian): the text rules of step 3 are applied
 // to the decoded head.
-func detectUTF32(doc *Document, head []byte, ext string) (FileType, bool) {
+func (t *typeTable) detectUTF32(doc *Document, head []byte, ext string) (FileType, bool) {
 	var order binary.ByteOrder
 	switch {
 	case bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")):
@@ -122,149 +117,63 @@ func detectUTF32(doc *Document, head []byte, ext string) (FileType, bool) {
 		}
 		b.WriteRune(r)
 	}
-	return refineText(doc, []byte(b.String()), mimeText, ext), true
+	return t.refineText(doc, []byte(b.String()), "", ext), true
 }
 
-func isContainerType(t FileType) bool {
-	switch t.Name {
-	case "docx", "pptx", "xlsx", "doc", "ppt", "xls", "odt", "epub", "zip", "msg":
+// isContainer reports whether files of the type are ZIP or Compound File archives.
+func (t *typeTable) isContainer(ft FileType) bool {
+	if ft.MIME == mimeZip {
 		return true
 	}
-	return false
+	i, ok := t.byMIME[ft.MIME]
+	if !ok {
+		return false
+	}
+	f := t.formats[i]
+	return f.Container || len(f.ZipMembers) > 0 || len(f.CFBStreams) > 0
 }
 
-func isTextMIME(mime string) bool {
-	return strings.HasPrefix(mime, "text/") || mime == mimeEML || mime == mimeJSON || mime == mimeNDJSON
+// isText reports whether a sniffed MIME type is text to be refined by the text rules.
+func (t *typeTable) isText(mime string) bool {
+	if strings.HasPrefix(mime, "text/") {
+		return true
+	}
+	i, ok := t.byMIME[mime]
+	return ok && t.formats[i].Text
 }
 
-// textExtensions are the extensions the reference trusts over sniffing for text content.
-var textExtensions = map[string]bool{
-	".csv": true, ".eml": true, ".html": true, ".json": true, ".markdown": true, ".md": true,
-	".ndjson": true, ".org": true, ".p7s": true, ".rst": true, ".rtf": true, ".tab": true,
-	".tsv": true, ".htm": true,
-}
-
-// maxJSONSniff bounds how much text is parsed to decide whether it is JSON.
-const maxJSONSniff = 64 << 20
-
-func refineText(doc *Document, head []byte, mime, ext string) FileType {
-	if textExtensions[ext] {
-		t, _ := TypeForExtension(ext)
-		if t.Name == "json" || t.Name == "ndjson" {
-			return splitJSON(doc, ext)
+// refineText settles text content: a trusted extension first (a registered binary type's
+// too: a plain-text "report.pdf" is what the reference's clients send as application/pdf, so it
+// ends in the reference's invalid-PDF error rather than being partitioned as text with
+// success), then the formats' text sniffers in order, then the sniffed type, then plain text.
+func (t *typeTable) refineText(doc *Document, head []byte, mime, ext string) FileType {
+	if i, ok := t.byExt[ext]; ok && t.formats[i].TrustExtension {
+		if s := t.formats[i].SniffText; s != nil {
+			if m, ok := s(doc, head, ext); ok {
+				if j, ok := t.byMIME[m]; ok {
+					return t.types[j]
+				}
+			}
 		}
-		return t
+		return t.types[i]
 	}
-	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && doc.Size <= maxJSONSniff {
-		if t := splitJSON(doc, ext); t.Name == "json" || t.Name == "ndjson" {
-			return t
-		}
-	}
-	if looksLikeCSV(head) {
-		return typeByMIME[mimeCSV]
-	}
-	if emlHeader.Match(head) {
-		return typeByMIME[mimeEML]
-	}
-	if ext == ".txt" || ext == ".text" {
-		return typeByMIME[mimeText]
-	}
-	if t, ok := TypeForMIME(mime); ok && t.Name != "unk" {
-		return t
-	}
-	return typeByMIME[mimeText]
-}
-
-// splitJSON tells JSON from NDJSON by parsing; a name ending in .ndjson wins when every line
-// parses. Neither parsing → plain text.
-func splitJSON(doc *Document, ext string) FileType {
-	if doc.Size > maxJSONSniff {
-		t, _ := TypeForExtension(ext)
-		return t
-	}
-	data, err := doc.Bytes()
-	if err != nil {
-		return typeByMIME[mimeText]
-	}
-	whole := json.Valid(data)
-	if whole && ext != ".ndjson" {
-		return typeByMIME[mimeJSON]
-	}
-	if everyLineJSON(data) {
-		return typeByMIME[mimeNDJSON]
-	}
-	if whole {
-		return typeByMIME[mimeJSON]
-	}
-	if t, ok := TypeForExtension(ext); ok && (t.Name == "json" || t.Name == "ndjson") {
-		return t // the partitioner reports the syntax error
-	}
-	return typeByMIME[mimeText]
-}
-
-func everyLineJSON(data []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), len(data)+1)
-	lines := 0
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		if !json.Valid(line) {
-			return false
-		}
-		lines++
-	}
-	return lines > 0 && sc.Err() == nil
-}
-
-// looksLikeCSV is the reference's heuristic: at least two of the first ten non-empty lines, all
-// with the same non-zero count of commas outside quotes.
-func looksLikeCSV(head []byte) bool {
-	lines := bytes.Split(head, []byte("\n"))
-	if len(head) == 8192 && len(lines) > 1 {
-		lines = lines[:len(lines)-1] // the last line may be cut
-	}
-	count := -1
-	seen := 0
-	for _, l := range lines {
-		l = bytes.TrimRight(l, "\r")
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		c := commasOutsideQuotes(l)
-		if c == 0 || (count >= 0 && c != count) {
-			return false
-		}
-		count = c
-		seen++
-		if seen == 10 {
-			break
-		}
-	}
-	return seen >= 2
-}
-
-func commasOutsideQuotes(line []byte) int {
-	n, quoted := 0, false
-	for _, c := range line {
-		switch c {
-		case '"':
-			quoted = !quoted
-		case ',':
-			if !quoted {
-				n++
+	for _, i := range t.sniff {
+		if m, ok := t.formats[i].SniffText(doc, head, ext); ok {
+			if j, ok := t.byMIME[m]; ok {
+				return t.types[j]
 			}
 		}
 	}
-	return n
+	if ft, ok := TypeForMIME(mime); ok && ft.MIME != mimeUnknown {
+		return ft
+	}
+	if t.plain >= 0 {
+		return t.types[t.plain]
+	}
+	return t.mime(mimeUnknown)
 }
 
-var emlHeader = regexp.MustCompile(`^(?:MIME-Version: 1\.0.*\r?\n)?Date:.*\r?\nMessage-ID:.*\r?\nSubject:.*\r?\nFrom:.*\r?\nTo:.*`)
-
-func detectCFB(doc *Document) (t FileType, ok bool) {
+func (t *typeTable) detectCFB(doc *Document) (ft FileType, ok bool) {
 	defer func() {
 		if recover() != nil { // a malformed container must not take the caller down
 			ok = false
@@ -282,35 +191,33 @@ func detectCFB(doc *Document) (t FileType, ok bool) {
 			names[e.Name] = true
 		}
 	}
-	switch {
-	case names["WordDocument"]:
-		return typeByMIME[mimeDOC], true
-	case names["PowerPoint Document"]:
-		return typeByMIME[mimePPT], true
-	case names["Workbook"] || names["Book"]:
-		return typeByMIME[mimeXLS], true
-	case names["__properties_version1.0"]:
-		return typeByMIME[mimeMSG], true
+	for i, f := range t.formats {
+		for _, s := range f.CFBStreams {
+			if names[s] {
+				return t.types[i], true
+			}
+		}
 	}
 	return FileType{}, false
 }
 
-func detectZip(doc *Document) FileType {
+// detectZip names an archive by its first member a format claims, else by its "mimetype"
+// member (the ODF and EPUB convention), else it is a plain ZIP.
+func (t *typeTable) detectZip(doc *Document) FileType {
 	zr, err := zip.NewReader(doc.Content, doc.Size)
 	if err != nil {
-		return typeByMIME[mimeZip]
+		return t.mime(mimeZip)
 	}
 	var mimeMember *zip.File
 	for _, f := range zr.File {
-		name := f.Name
-		switch {
-		case strings.HasPrefix(name, "word/document") && strings.HasSuffix(name, ".xml"):
-			return typeByMIME[mimeDOCX]
-		case strings.HasPrefix(name, "xl/workbook") && strings.HasSuffix(name, ".xml"):
-			return typeByMIME[mimeXLSX]
-		case strings.HasPrefix(name, "ppt/presentation") && strings.HasSuffix(name, ".xml"):
-			return typeByMIME[mimePPTX]
-		case name == "mimetype":
+		for i, format := range t.formats {
+			for _, m := range format.ZipMembers {
+				if m.Match(f.Name) {
+					return t.types[i]
+				}
+			}
+		}
+		if f.Name == "mimetype" {
 			mimeMember = f
 		}
 	}
@@ -318,10 +225,10 @@ func detectZip(doc *Document) FileType {
 		if rc, err := mimeMember.Open(); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(rc, 256))
 			rc.Close()
-			if t, ok := TypeForMIME(string(bytes.TrimSpace(b))); ok {
-				return t
+			if ft, ok := TypeForMIME(string(bytes.TrimSpace(b))); ok {
+				return ft
 			}
 		}
 	}
-	return typeByMIME[mimeZip]
+	return t.mime(mimeZip)
 }

@@ -2,10 +2,16 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
+
+	"github.com/quarrydocs/quarry/contract"
 )
 
-// FileType is one row of the reference's file-type table (partition-api.md §5.1).
+// FileType is one row of the reference's file-type table (partition-api.md §5.1), as the
+// registered formats declare it (contract.Format) plus the three the engine itself knows:
+// ZIP archives, unknown bytes and empty files, which the API rejects.
 type FileType struct {
 	// Name is the lower-case short name used by skip_infer_table_types ("pdf", "docx", …).
 	Name string
@@ -15,89 +21,92 @@ type FileType struct {
 	Extensions []string
 	// Partitionable is false for ZIP, unknown and empty inputs, which the API rejects.
 	Partitionable bool
-	// Image and PDF types are routed to a strategy rather than a format partitioner.
+	// Paged types (PDF, images) are routed to a strategy rather than a format partitioner;
+	// Image marks those without a text layer.
+	Paged bool
 	Image bool
 }
 
-// IsPDF reports whether t is the PDF type.
-func (t FileType) IsPDF() bool { return t.MIME == "application/pdf" }
-
-// Canonical MIME types used by detection.
+// The types that are not formats: detection's answers for what no format claims.
 const (
 	mimeUnknown = "application/octet-stream"
 	mimeEmpty   = "inode/x-empty"
 	mimeZip     = "application/zip"
-	mimeText    = "text/plain"
-	mimeJSON    = "application/json"
-	mimeNDJSON  = "application/x-ndjson"
-	mimeCSV     = "text/csv"
-	mimeTSV     = "text/tsv"
-	mimeHTML    = "text/html"
-	mimeXML     = "application/xml"
-	mimeEML     = "message/rfc822"
-	mimeMSG     = "application/vnd.ms-outlook"
-	mimeDOCX    = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-	mimePPTX    = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
-	mimeXLSX    = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-	mimeDOC     = "application/msword"
-	mimePPT     = "application/vnd.ms-powerpoint"
-	mimeXLS     = "application/vnd.ms-excel"
-	mimeODT     = "application/vnd.oasis.opendocument.text"
-	mimeEPUB    = "application/epub"
 )
 
-var fileTypes = []FileType{
-	{Name: "pdf", MIME: "application/pdf", Extensions: []string{".pdf"}, Partitionable: true},
-	{Name: "jpg", MIME: "image/jpeg", Extensions: []string{".jpeg", ".jpg"}, Partitionable: true, Image: true},
-	{Name: "png", MIME: "image/png", Extensions: []string{".png"}, Partitionable: true, Image: true},
-	{Name: "tiff", MIME: "image/tiff", Extensions: []string{".tiff", ".tif"}, Partitionable: true, Image: true},
-	{Name: "bmp", MIME: "image/bmp", Aliases: []string{"image/x-bmp", "image/x-ms-bmp"}, Extensions: []string{".bmp"}, Partitionable: true, Image: true},
-	{Name: "heic", MIME: "image/heic", Aliases: []string{"image/x-heic"}, Extensions: []string{".heic"}, Partitionable: true, Image: true},
-	{Name: "gif", MIME: "image/gif", Extensions: []string{".gif"}, Partitionable: true, Image: true},
-	{Name: "webp", MIME: "image/webp", Extensions: []string{".webp"}, Partitionable: true, Image: true},
-	{Name: "docx", MIME: mimeDOCX, Extensions: []string{".docx"}, Partitionable: true},
-	{Name: "doc", MIME: mimeDOC, Extensions: []string{".doc"}, Partitionable: true},
-	{Name: "odt", MIME: mimeODT, Extensions: []string{".odt"}, Partitionable: true},
-	{Name: "pptx", MIME: mimePPTX, Extensions: []string{".pptx"}, Partitionable: true},
-	{Name: "ppt", MIME: mimePPT, Extensions: []string{".ppt"}, Partitionable: true},
-	{Name: "xlsx", MIME: mimeXLSX, Extensions: []string{".xlsx"}, Partitionable: true},
-	{Name: "xls", MIME: mimeXLS, Extensions: []string{".xls"}, Partitionable: true},
-	{Name: "csv", MIME: mimeCSV, Aliases: []string{"application/csv", "application/x-csv", "text/comma-separated-values", "text/x-comma-separated-values", "text/x-csv"}, Extensions: []string{".csv"}, Partitionable: true},
-	{Name: "tsv", MIME: mimeTSV, Aliases: []string{"text/tab-separated-values"}, Extensions: []string{".tab", ".tsv"}, Partitionable: true},
-	{Name: "html", MIME: mimeHTML, Extensions: []string{".html", ".htm"}, Partitionable: true},
-	{Name: "xml", MIME: mimeXML, Aliases: []string{"text/xml"}, Extensions: []string{".xml"}, Partitionable: true},
-	{Name: "eml", MIME: mimeEML, Extensions: []string{".eml", ".p7s"}, Partitionable: true},
-	{Name: "msg", MIME: mimeMSG, Extensions: []string{".msg"}, Partitionable: true},
-	{Name: "epub", MIME: mimeEPUB, Aliases: []string{"application/epub+zip"}, Extensions: []string{".epub"}, Partitionable: true},
-	{Name: "rtf", MIME: "text/rtf", Aliases: []string{"application/rtf"}, Extensions: []string{".rtf"}, Partitionable: true},
-	{Name: "org", MIME: "text/org", Extensions: []string{".org"}, Partitionable: true},
-	{Name: "rst", MIME: "text/x-rst", Extensions: []string{".rst"}, Partitionable: true},
-	{Name: "md", MIME: "text/markdown", Aliases: []string{"text/x-markdown"}, Extensions: []string{".md", ".markdown"}, Partitionable: true},
-	{Name: "txt", MIME: mimeText, Aliases: []string{"text/yaml", "application/x-yaml", "application/yaml", "text/x-yaml"},
-		Extensions: []string{".txt", ".text", ".c", ".cc", ".cpp", ".cs", ".cxx", ".go", ".java", ".js", ".log", ".php", ".py", ".rb", ".swift", ".ts", ".yaml", ".yml"}, Partitionable: true},
-	{Name: "json", MIME: mimeJSON, Extensions: []string{".json"}, Partitionable: true},
-	{Name: "ndjson", MIME: mimeNDJSON, Extensions: []string{".ndjson"}, Partitionable: true},
+var generic = []FileType{
 	{Name: "zip", MIME: mimeZip, Extensions: []string{".zip"}},
 	{Name: "unk", MIME: mimeUnknown},
 	{Name: "empty", MIME: mimeEmpty},
 }
 
-var (
-	typeByMIME = map[string]FileType{}
-	typeByExt  = map[string]FileType{}
-)
+// typeTable is what detection reads, built from the registered formats.
+type typeTable struct {
+	types   []FileType
+	formats []contract.Format // same order as types; generic types have none
+	byMIME  map[string]int
+	byExt   map[string]int
+	byName  map[string]int
+	sniff   []int // formats with a text sniffer, in SniffOrder
+	plain   int   // the plain-text type, -1 if none is registered
+}
 
-func init() {
-	for _, t := range fileTypes {
-		typeByMIME[t.MIME] = t
-		for _, a := range t.Aliases {
-			typeByMIME[a] = t
+var cachedTable atomic.Pointer[typeTable]
+
+// table returns the detection table. Until the registry is frozen it is rebuilt on each call,
+// so a format registered late in start-up is seen; afterwards it is built once.
+func table() *typeTable {
+	if t := cachedTable.Load(); t != nil {
+		return t
+	}
+	frozen := contract.Frozen()
+	t := buildTable(contract.Formats())
+	if frozen {
+		cachedTable.Store(t)
+	}
+	return t
+}
+
+func buildTable(formats []contract.Format) *typeTable {
+	t := &typeTable{byMIME: map[string]int{}, byExt: map[string]int{}, byName: map[string]int{}, plain: -1}
+	add := func(ft FileType, f contract.Format) {
+		i := len(t.types)
+		t.types = append(t.types, ft)
+		t.formats = append(t.formats, f)
+		for _, m := range append([]string{ft.MIME}, ft.Aliases...) {
+			if _, dup := t.byMIME[m]; !dup {
+				t.byMIME[m] = i
+			}
 		}
-		for _, e := range t.Extensions {
-			typeByExt[e] = t
+		for _, e := range ft.Extensions {
+			if _, dup := t.byExt[e]; !dup {
+				t.byExt[e] = i
+			}
+		}
+		if _, dup := t.byName[ft.Name]; !dup {
+			t.byName[ft.Name] = i
 		}
 	}
+	for _, f := range formats {
+		add(FileType{Name: f.Name, MIME: f.MIME, Aliases: slices.Clone(f.Aliases), Extensions: slices.Clone(f.Extensions),
+			Partitionable: true, Paged: f.Paged, Image: f.Image}, f)
+	}
+	for _, g := range generic {
+		add(g, contract.Format{})
+	}
+	for i, f := range t.formats {
+		if f.SniffText != nil {
+			t.sniff = append(t.sniff, i)
+		}
+		if f.PlainText && t.plain < 0 {
+			t.plain = i
+		}
+	}
+	slices.SortStableFunc(t.sniff, func(a, b int) int { return t.formats[a].SniffOrder - t.formats[b].SniffOrder })
+	return t
 }
+
+func (t *typeTable) mime(m string) FileType { return t.types[t.byMIME[m]] }
 
 // TypeForMIME maps a canonical MIME type or alias (parameters such as ";charset=" ignored,
 // case-insensitive) to its file type.
@@ -106,25 +115,33 @@ func TypeForMIME(mime string) (FileType, bool) {
 	if i := strings.IndexByte(mime, ';'); i >= 0 {
 		mime = strings.TrimSpace(mime[:i])
 	}
-	t, ok := typeByMIME[mime]
-	return t, ok
+	t := table()
+	i, ok := t.byMIME[mime]
+	if !ok {
+		return FileType{}, false
+	}
+	return t.types[i], true
 }
 
 // TypeForExtension maps a file name's extension to its file type.
 func TypeForExtension(name string) (FileType, bool) {
-	t, ok := typeByExt[strings.ToLower(filepath.Ext(name))]
-	return t, ok
+	t := table()
+	i, ok := t.byExt[strings.ToLower(filepath.Ext(name))]
+	if !ok {
+		return FileType{}, false
+	}
+	return t.types[i], true
 }
 
 // TypeForName maps a short name ("pdf", "docx") to its file type.
 func TypeForName(name string) (FileType, bool) {
-	for _, t := range fileTypes {
-		if t.Name == strings.ToLower(name) {
-			return t, true
-		}
+	t := table()
+	i, ok := t.byName[strings.ToLower(name)]
+	if !ok {
+		return FileType{}, false
 	}
-	return FileType{}, false
+	return t.types[i], true
 }
 
-// FileTypes lists every known file type.
-func FileTypes() []FileType { return append([]FileType(nil), fileTypes...) }
+// FileTypes lists every known file type: the registered formats, then ZIP, unknown and empty.
+func FileTypes() []FileType { return slices.Clone(table().types) }

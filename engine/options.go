@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/quarrydocs/quarry/chunking"
+	"github.com/quarrydocs/quarry/contract"
 )
 
 // Options carries every partition parameter of the reference API (partition-api.md §2.2, §2.3).
@@ -65,8 +66,8 @@ type Options struct {
 // DefaultOptions returns the defaults of the reference's open-source server.
 func DefaultOptions() Options {
 	return Options{
-		Strategy:               "auto",
-		OutputFormat:           "application/json",
+		Strategy:               contract.StrategyAuto,
+		OutputFormat:           contract.OutputJSON,
 		PDFInferTableStructure: true,
 		StartingPageNumber:     1,
 		IncludeSlideNotes:      true,

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/quarrydocs/quarry/chunking"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/lang"
 )
@@ -16,16 +18,30 @@ import (
 // every PDF first to answer 422 for encrypted or broken files whatever the strategy).
 type Precheck func(ctx context.Context, doc *Document) error
 
-var prechecks = map[string]Precheck{}
-
-// RegisterPrecheck installs fn as the check run on every document of the given MIME type.
-// Call it from init.
-func RegisterPrecheck(mime string, fn Precheck) { prechecks[mime] = fn }
+// RegisterPrecheck installs fn as the check run on every document of the registered format
+// for mime (contract.SetPrecheck). Call it from init.
+func RegisterPrecheck(mime string, fn Precheck) {
+	if !contract.SetPrecheck(mime, fn) {
+		panic("engine: precheck for unregistered type " + mime)
+	}
+}
 
 // TextLayerProber is an optional capability of a strategy (the fast strategy): it reports
 // whether a PDF has extractable text, which decides what strategy "auto" resolves to.
 type TextLayerProber interface {
 	HasText(ctx context.Context, doc *Document, opts *Options) (bool, error)
+}
+
+// frozen is set once the registry has been frozen by the first partition.
+var frozen atomic.Bool
+
+// freeze ends start-up: from the first document on, what is registered is what every request
+// sees (contract.Freeze).
+func freeze() {
+	if !frozen.Load() {
+		contract.Freeze()
+		frozen.Store(true)
+	}
 }
 
 // Partition partitions doc and returns its post-processed (and, when requested, chunked)
@@ -50,6 +66,7 @@ func Partition(ctx context.Context, doc *Document, opts Options) ([]element.Elem
 // first 10,000 characters of text, see lang.Stream) and streamed after that, so memory stays
 // bounded for large inputs.
 func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit) error {
+	freeze()
 	if opts.StartingPageNumber == 0 {
 		opts.StartingPageNumber = 1
 	}
@@ -68,8 +85,8 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	}
 	doc.MIMEType = ft.MIME
 	log := opts.Log().With("file", doc.BaseName(), "type", ft.MIME)
-	if check, ok := prechecks[ft.MIME]; ok {
-		if err := check(ctx, doc); err != nil {
+	if f, ok := contract.LookupFormat(ft.MIME); ok && f.Precheck != nil {
+		if err := f.Precheck(ctx, doc); err != nil {
 			return err
 		}
 	}
@@ -167,7 +184,7 @@ func wrapPartitionError(err error, ft FileType) error {
 
 // route picks the partitioner: a format's, or for PDFs and images a strategy's.
 func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Partitioner, string, error) {
-	if !ft.IsPDF() && !ft.Image {
+	if !ft.Paged {
 		p, ok := LookupFormat(ft.MIME)
 		if !ok {
 			return nil, "", UnsupportedError(ft.MIME)
@@ -183,31 +200,29 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 	case ok:
 		opts.Report(Progress{Strategy: name, Reason: why})
 		return p, name, nil
-	case slices.Contains(builtinStrategies, name):
-		// A known strategy whose plugin is not installed (hi_res/ocr_only need the OCR plugin).
+	case slices.Contains(contract.APIStrategies, name):
+		// One of the API's strategies whose plugin is not installed (hi_res and ocr_only need
+		// the OCR plugin): reported as such rather than as unknown (the API schema accepts
+		// them all, api/partitionapi).
 		return nil, "", Errorf(KindBadRequest, "The %s strategy is not available in this installation (installed: %s); "+
 			"install its plugin (see plugins/README.md) or choose another strategy", name, strings.Join(Strategies(), ", "))
 	}
 	return nil, "", Errorf(KindBadRequest, "Invalid strategy: %s. Must be one of %s", name, pyList(Strategies()))
 }
 
-// builtinStrategies are the reference's strategies: one that is not installed is reported as
-// such rather than as unknown (the API schema accepts them all, api/partitionapi).
-var builtinStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
-
 // resolveStrategy applies the reference's rules for "auto" and its fallbacks when a strategy is
 // not installed (partition-api.md §7.1), and says in a few words why it chose what it did.
 func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Options) (string, string, error) {
 	s := strings.ToLower(opts.Strategy)
 	if s == "" {
-		s = "auto"
+		s = contract.StrategyAuto
 	}
-	if ft.Image && s == "fast" {
-		return "", "", Errorf(KindBadRequest, "The fast strategy is not available for image files")
+	if ft.Image && s == contract.StrategyFast {
+		return "", "", Errorf(KindBadRequest, "The %s strategy is not available for image files", s)
 	}
 	why := "as asked"
 	hasText := func() bool {
-		p, ok := LookupStrategy("fast")
+		p, ok := LookupStrategy(contract.StrategyFast)
 		if !ok {
 			return false
 		}
@@ -218,28 +233,31 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 		has, err := prober.HasText(ctx, doc, opts)
 		return err == nil && has
 	}
-	if s == "auto" {
+	const (
+		auto, fast, hiRes, ocrOnly = contract.StrategyAuto, contract.StrategyFast, contract.StrategyHiRes, contract.StrategyOCROnly
+	)
+	if s == auto {
 		switch {
 		case ft.Image:
-			s, why = "hi_res", "an image has no text layer"
+			s, why = hiRes, "an image has no text layer"
 		case tableInference(ft, opts) || len(opts.ExtractImageBlockTypes) > 0:
-			s, why = "hi_res", "table structure (pdf_infer_table_structure) or image blocks were asked for"
+			s, why = hiRes, "table structure (pdf_infer_table_structure) or image blocks were asked for"
 		case hasText():
-			s, why = "fast", "the PDF has a text layer"
+			s, why = fast, "the PDF has a text layer"
 		default:
-			s, why = "ocr_only", "no page has a text layer"
+			s, why = ocrOnly, "no page has a text layer"
 		}
 	}
 	installed := func(n string) bool { _, ok := LookupStrategy(n); return ok }
-	if s == "hi_res" && !installed("hi_res") {
-		if installed("ocr_only") {
-			s, why = "ocr_only", why+"; hi_res is not installed"
+	if s == hiRes && !installed(hiRes) {
+		if installed(ocrOnly) {
+			s, why = ocrOnly, why+"; "+hiRes+" is not installed"
 		} else if !ft.Image {
-			s, why = "fast", why+"; hi_res is not installed"
+			s, why = fast, why+"; "+hiRes+" is not installed"
 		}
 	}
-	if s == "ocr_only" && !installed("ocr_only") && !ft.Image && hasText() {
-		s, why = "fast", why+"; ocr_only is not installed"
+	if s == ocrOnly && !installed(ocrOnly) && !ft.Image && hasText() {
+		s, why = fast, why+"; "+ocrOnly+" is not installed"
 	}
 	return s, why, nil
 }
@@ -248,7 +266,7 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 // pdf_infer_table_structure flag, and the type not skipped.
 func tableInference(ft FileType, opts *Options) bool {
 	s := strings.ToLower(opts.Strategy)
-	if s != "" && s != "auto" && s != "hi_res" {
+	if s != "" && s != contract.StrategyAuto && s != contract.StrategyHiRes {
 		return false
 	}
 	return opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name)

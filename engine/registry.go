@@ -1,94 +1,149 @@
 package engine
 
 import (
-	"fmt"
+	"context"
 	"sort"
-	"sync"
+
+	"github.com/quarrydocs/quarry/contract"
 )
 
-// The registry is filled at init time by format and strategy packages (like image.RegisterFormat)
-// and only read afterwards; the mutex makes late registration by plugins safe too.
-var registry = struct {
-	sync.RWMutex
-	formats    map[string]Partitioner // canonical MIME → partitioner
-	strategies map[string]Partitioner // strategy name → partitioner for PDFs and images
-}{formats: map[string]Partitioner{}, strategies: map[string]Partitioner{}}
+// Formats and strategies register with package contract (contract.RegisterFormat,
+// contract.RegisterStrategy) from init; the engine reads that registry. The functions below
+// are the engine's view of it for callers above the engine (the plugin host, the CLI), whose
+// partitioners take *Options.
 
-// RegisterFormat makes p the partitioner for the canonical MIME types given. It panics when a
-// type is registered twice, which is a programming error caught at start-up.
-func RegisterFormat(p Partitioner, mimeTypes ...string) {
-	registry.Lock()
-	defer registry.Unlock()
-	for _, m := range mimeTypes {
-		if _, dup := registry.formats[m]; dup {
-			panic(fmt.Sprintf("engine: format %s registered twice", m))
-		}
-		registry.formats[m] = p
-	}
-}
-
-// RegisterStrategy makes p the partitioner for PDFs and images under strategy name.
+// RegisterStrategy registers p under name (a strategy still written against *Options; new
+// strategies call contract.RegisterStrategy).
 func RegisterStrategy(name string, p Partitioner) {
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.strategies[name]; dup {
-		panic(fmt.Sprintf("engine: strategy %s registered twice", name))
-	}
-	registry.strategies[name] = p
+	contract.RegisterStrategy(contract.Strategy{Name: name, Partitioner: Contract(p)})
 }
 
-// ReplaceStrategy registers p under name, replacing an earlier registration (used by the
-// plugin host to put an out-of-process wrapper in front of a built-in strategy).
-func ReplaceStrategy(name string, p Partitioner) {
-	registry.Lock()
-	defer registry.Unlock()
-	registry.strategies[name] = p
-}
+// ReplaceStrategy puts p in place of the strategy registered under name (the plugin host puts
+// an out-of-process wrapper in front of a built-in; the per-page router wraps fast and
+// ocr_only). Start-up only: it panics once the first document has been partitioned.
+func ReplaceStrategy(name string, p Partitioner) { contract.ReplaceStrategy(name, Contract(p)) }
 
-// ReplaceFormat registers p for the canonical MIME type, replacing an earlier registration (used
-// by the plugin host to put an out-of-process wrapper in front of the built-in formats).
-func ReplaceFormat(mime string, p Partitioner) {
-	registry.Lock()
-	defer registry.Unlock()
-	registry.formats[mime] = p
-}
+// ReplaceFormat puts p in place of the partitioner registered for the canonical MIME type
+// (start-up only, as ReplaceStrategy).
+func ReplaceFormat(mime string, p Partitioner) { contract.ReplaceFormat(mime, Contract(p)) }
 
 // LookupFormat returns the partitioner registered for a canonical MIME type.
 func LookupFormat(mime string) (Partitioner, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	p, ok := registry.formats[mime]
-	return p, ok
+	f, ok := contract.LookupFormat(mime)
+	if !ok || f.Partitioner == nil || f.MIME != mime {
+		return nil, false
+	}
+	return FromContract(f.Partitioner), true
 }
 
 // LookupStrategy returns the partitioner registered under a strategy name.
 func LookupStrategy(name string) (Partitioner, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	p, ok := registry.strategies[name]
-	return p, ok
+	s, ok := contract.LookupStrategy(name)
+	if !ok || s.Partitioner == nil {
+		return nil, false
+	}
+	return FromContract(s.Partitioner), true
 }
 
 // Strategies lists the registered strategy names, sorted.
 func Strategies() []string {
-	registry.RLock()
-	defer registry.RUnlock()
-	names := make([]string, 0, len(registry.strategies))
-	for n := range registry.strategies {
-		names = append(names, n)
+	var names []string
+	for _, s := range contract.Strategies() {
+		if s.Partitioner != nil {
+			names = append(names, s.Name)
+		}
 	}
-	sort.Strings(names)
 	return names
 }
 
 // Formats lists the canonical MIME types that have a partitioner, sorted.
 func Formats() []string {
-	registry.RLock()
-	defer registry.RUnlock()
-	names := make([]string, 0, len(registry.formats))
-	for n := range registry.formats {
-		names = append(names, n)
+	var names []string
+	for _, f := range contract.Formats() {
+		if f.Partitioner != nil {
+			names = append(names, f.MIME)
+		}
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Contract returns p as a contract.Partitioner: it is given the options as keys and rebuilds
+// *Options from them (OptionsFromKeys), taking what never crosses as a key (logger, progress
+// hook, InProcess, MaxElements, chunking) from the engine's call. A partitioner written
+// against contract directly needs none of this.
+func Contract(p Partitioner) contract.Partitioner {
+	if c, ok := p.(fromContract); ok {
+		return c.p
+	}
+	return toContract{p}
+}
+
+// FromContract returns p as a Partitioner: it is called with the options as keys
+// (Options.Keys), and the host-only fields travel in the context to a partitioner adapted by
+// Contract.
+func FromContract(p contract.Partitioner) Partitioner {
+	if c, ok := p.(toContract); ok {
+		return c.p
+	}
+	return fromContract{p}
+}
+
+type hostOptionsKey struct{}
+
+type toContract struct{ p Partitioner }
+
+func (c toContract) Partition(ctx context.Context, doc *Document, k contract.Options, emit Emit) error {
+	o := c.options(ctx, k)
+	return c.p.Partition(ctx, doc, &o, emit)
+}
+
+func (c toContract) options(ctx context.Context, k contract.Options) Options {
+	o := OptionsFromKeys(k)
+	if h, ok := ctx.Value(hostOptionsKey{}).(*Options); ok {
+		o.Logger, o.Progress, o.InProcess, o.MaxElements, o.Chunking = h.Logger, h.Progress, h.InProcess, h.MaxElements, h.Chunking
+	}
+	return o
+}
+
+// HasText forwards to p when p probes text layers.
+func (c toContract) HasText(ctx context.Context, doc *Document, k contract.Options) (bool, error) {
+	if pr, ok := c.p.(TextLayerProber); ok {
+		o := c.options(ctx, k)
+		return pr.HasText(ctx, doc, &o)
+	}
+	return false, nil
+}
+
+// Unwrap returns the adapted partitioner.
+func (c toContract) Unwrap() Partitioner { return c.p }
+
+type fromContract struct{ p contract.Partitioner }
+
+func (c fromContract) Partition(ctx context.Context, doc *Document, opts *Options, emit Emit) error {
+	return c.p.Partition(withHostOptions(ctx, opts), doc, opts.Keys(), emit)
+}
+
+// HasText forwards to p when p probes text layers.
+func (c fromContract) HasText(ctx context.Context, doc *Document, opts *Options) (bool, error) {
+	if pr, ok := c.p.(contract.TextLayerProber); ok {
+		return pr.HasText(withHostOptions(ctx, opts), doc, opts.Keys())
+	}
+	return false, nil
+}
+
+func withHostOptions(ctx context.Context, opts *Options) context.Context {
+	ctx = context.WithValue(ctx, hostOptionsKey{}, opts)
+	if opts.Progress != nil {
+		ctx = contract.WithProgress(ctx, func(page, pages int, stage string) { opts.ReportPage(page, pages, stage) })
+	}
+	return ctx
+}
+
+// HostOptions returns the *Options of the engine call ctx belongs to, if any: a partitioner
+// written against contract that runs in the host can reach the logger and progress hook
+// through it.
+func HostOptions(ctx context.Context) (*Options, bool) {
+	o, ok := ctx.Value(hostOptionsKey{}).(*Options)
+	return o, ok
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/quarrydocs/quarry/chunking"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 )
 
@@ -109,9 +110,9 @@ func Params() []Param {
 	}
 }
 
-// referenceStrategies are the reference's strategy literal: always accepted by validation,
+// referenceStrategies are the reference's strategy literal (contract.APIStrategies): always accepted by validation,
 // installed or not (a missing one is reported when a document needs it).
-var referenceStrategies = []string{"auto", "fast", "hi_res", "ocr_only", "vlm"}
+var referenceStrategies = contract.APIStrategies
 
 // StrategyChoices lists the accepted strategy names: the built-in ones and installed plugins.
 func StrategyChoices() []string {

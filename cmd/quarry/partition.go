@@ -358,7 +358,7 @@ func needsPlugins(strategy string, inputs []input) bool {
 		}
 		ft := engine.Detect(doc, "")
 		closeDoc()
-		if ft.IsPDF() || ft.Image {
+		if ft.Paged {
 			return true
 		}
 	}

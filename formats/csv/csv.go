@@ -5,20 +5,27 @@
 package csv
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(partitionCSV), "text/csv")
-	engine.RegisterFormat(engine.PartitionFunc(partitionTSV), "text/tsv")
+	contract.RegisterFormat(contract.Format{Name: "csv", MIME: "text/csv",
+		Aliases:    []string{"application/csv", "application/x-csv", "text/comma-separated-values", "text/x-comma-separated-values", "text/x-csv"},
+		Extensions: []string{".csv"}, TrustExtension: true, SniffText: sniffCSV, SniffOrder: 20,
+		Partitioner: engine.Contract(engine.PartitionFunc(partitionCSV))})
+	contract.RegisterFormat(contract.Format{Name: "tsv", MIME: "text/tsv", Aliases: []string{"text/tab-separated-values"},
+		Extensions: []string{".tab", ".tsv"}, TrustExtension: true,
+		Partitioner: engine.Contract(engine.PartitionFunc(partitionTSV))})
 }
 
 // maxField is the reference's limit for one cell.
@@ -322,4 +329,46 @@ func formatFloats(rows [][]string, c int) {
 	for i, v := range vals {
 		rows[idx[i]][c] = v
 	}
+}
+
+// sniffCSV is the reference's heuristic for text without a telling extension: at least two of
+// the first ten non-empty lines, all with the same non-zero count of commas outside quotes.
+func sniffCSV(_ *contract.Document, head []byte, _ string) (string, bool) {
+	lines := bytes.Split(head, []byte("\n"))
+	if len(head) == 8192 && len(lines) > 1 {
+		lines = lines[:len(lines)-1] // the last line may be cut
+	}
+	count := -1
+	seen := 0
+	for _, l := range lines {
+		l = bytes.TrimRight(l, "\r")
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		c := commasOutsideQuotes(l)
+		if c == 0 || (count >= 0 && c != count) {
+			return "", false
+		}
+		count = c
+		seen++
+		if seen == 10 {
+			break
+		}
+	}
+	return "text/csv", seen >= 2
+}
+
+func commasOutsideQuotes(line []byte) int {
+	n, quoted := 0, false
+	for _, c := range line {
+		switch c {
+		case '"':
+			quoted = !quoted
+		case ',':
+			if !quoted {
+				n++
+			}
+		}
+	}
+	return n
 }

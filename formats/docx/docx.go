@@ -12,6 +12,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
@@ -24,7 +25,10 @@ type Partitioner struct{}
 
 var _ engine.Partitioner = Partitioner{}
 
-func init() { engine.RegisterFormat(Partitioner{}, MIME) }
+func init() {
+	contract.RegisterFormat(contract.Format{Name: "docx", MIME: MIME, Extensions: []string{".docx"},
+		ZipMembers: []contract.ZipMember{{Prefix: "word/document", Suffix: ".xml"}}, Partitioner: engine.Contract(Partitioner{})})
+}
 
 // Partition implements engine.Partitioner.
 func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {

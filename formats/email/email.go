@@ -17,8 +17,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
@@ -32,8 +34,11 @@ const (
 )
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(PartitionEML), MIMEEML)
-	engine.RegisterFormat(engine.PartitionFunc(PartitionMSG), MIMEMSG)
+	contract.RegisterFormat(contract.Format{Name: "eml", MIME: MIMEEML, Extensions: []string{".eml", ".p7s"},
+		Text: true, TrustExtension: true, SniffText: sniffEML, SniffOrder: 30,
+		Partitioner: engine.Contract(engine.PartitionFunc(PartitionEML))})
+	contract.RegisterFormat(contract.Format{Name: "msg", MIME: MIMEMSG, Extensions: []string{".msg"},
+		CFBStreams: []string{"__properties_version1.0"}, Partitioner: engine.Contract(engine.PartitionFunc(PartitionMSG))})
 }
 
 var (
@@ -221,4 +226,12 @@ func trimMessageID(s string) string {
 	s = strings.TrimPrefix(s, "<")
 	s = strings.TrimSuffix(s, ">")
 	return strings.TrimSpace(s)
+}
+
+// emlHeader is the reference's test for a message without a telling extension: the headers a
+// mail client writes, in its order.
+var emlHeader = regexp.MustCompile(`^(?:MIME-Version: 1\.0.*\r?\n)?Date:.*\r?\nMessage-ID:.*\r?\nSubject:.*\r?\nFrom:.*\r?\nTo:.*`)
+
+func sniffEML(_ *contract.Document, head []byte, _ string) (string, bool) {
+	return MIMEEML, emlHeader.Match(head)
 }

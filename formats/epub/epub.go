@@ -13,6 +13,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
@@ -31,7 +32,9 @@ const (
 )
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(Partition), MIMEType, AliasMIMEType)
+	// An EPUB names its type in its "mimetype" member, which detection reads.
+	contract.RegisterFormat(contract.Format{Name: "epub", MIME: MIMEType, Aliases: []string{AliasMIMEType},
+		Extensions: []string{".epub"}, Container: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
 }
 
 // Partition emits the elements of every spine document of the book in doc.

@@ -18,6 +18,7 @@ import (
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 )
 
@@ -25,7 +26,8 @@ import (
 const MIMEType = "text/html"
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(partition), MIMEType)
+	contract.RegisterFormat(contract.Format{Name: "html", MIME: MIMEType, Extensions: []string{".html", ".htm"},
+		TrustExtension: true, AcceptsXML: true, Partitioner: engine.Contract(engine.PartitionFunc(partition))})
 }
 
 var _ engine.Partitioner = engine.PartitionFunc(partition)

@@ -11,13 +11,18 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(partitionJSON), "application/json")
-	engine.RegisterFormat(engine.PartitionFunc(partitionNDJSON), "application/x-ndjson")
+	contract.RegisterFormat(contract.Format{Name: "json", MIME: mimeJSON, Extensions: []string{".json"},
+		Text: true, TrustExtension: true, SniffText: sniff, SniffOrder: 10,
+		Partitioner: engine.Contract(engine.PartitionFunc(partitionJSON))})
+	contract.RegisterFormat(contract.Format{Name: "ndjson", MIME: mimeNDJSON, Extensions: []string{".ndjson"},
+		Text: true, TrustExtension: true, SniffText: sniff, SniffOrder: 10,
+		Partitioner: engine.Contract(engine.PartitionFunc(partitionNDJSON))})
 }
 
 // labels maps serialized type labels to element types (partition-api.md §6.2).

@@ -15,6 +15,7 @@ import (
 
 	qhtml "github.com/quarrydocs/quarry/formats/html"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 )
 
@@ -22,7 +23,8 @@ import (
 const MIMEType = "text/markdown"
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(partition), MIMEType)
+	contract.RegisterFormat(contract.Format{Name: "md", MIME: MIMEType, Aliases: []string{"text/x-markdown"},
+		Extensions: []string{".md", ".markdown"}, TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(partition))})
 }
 
 func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
@@ -29,7 +30,11 @@ type Partitioner struct{}
 
 var _ engine.Partitioner = Partitioner{}
 
-func init() { engine.RegisterFormat(Partitioner{}, MIME) }
+func init() {
+	// An ODF archive names its type in its "mimetype" member, which detection reads.
+	contract.RegisterFormat(contract.Format{Name: "odt", MIME: MIME, Extensions: []string{".odt"}, Container: true,
+		Partitioner: engine.Contract(Partitioner{})})
+}
 
 // Partition implements engine.Partitioner.
 func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {

@@ -39,6 +39,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 )
 
@@ -83,8 +84,11 @@ var _ engine.Partitioner = Partitioner{}
 func init() {
 	// One LibreOffice process needs a core and a few hundred MB: bound the conversions the
 	// registered partitioner runs at once.
-	engine.RegisterFormat(Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}},
-		MIMEDOC, MIMEPPT, MIMEXLS)
+	p := engine.Contract(Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}})
+	// The root stream that names each legacy type, in the order detection tries them.
+	contract.RegisterFormat(contract.Format{Name: "doc", MIME: MIMEDOC, Extensions: []string{".doc"}, CFBStreams: []string{"WordDocument"}, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "ppt", MIME: MIMEPPT, Extensions: []string{".ppt"}, CFBStreams: []string{"PowerPoint Document"}, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "xls", MIME: MIMEXLS, Extensions: []string{".xls"}, CFBStreams: []string{"Workbook", "Book"}, Partitioner: p})
 }
 
 // Partition implements engine.Partitioner.

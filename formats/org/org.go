@@ -6,6 +6,7 @@ package org
 import (
 	"context"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
@@ -14,7 +15,8 @@ import (
 const MIMEType = "text/org"
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(Partition), MIMEType)
+	contract.RegisterFormat(contract.Format{Name: "org", MIME: MIMEType, Extensions: []string{".org"},
+		TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
 }
 
 // Partition decodes doc (opts.Encoding or detected), converts it with pandoc and emits the

@@ -6,6 +6,7 @@ package rtf
 import (
 	"context"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
@@ -14,7 +15,8 @@ import (
 const MIMEType = "text/rtf"
 
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(Partition), MIMEType)
+	contract.RegisterFormat(contract.Format{Name: "rtf", MIME: MIMEType, Aliases: []string{"application/rtf"},
+		Extensions: []string{".rtf"}, TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
 }
 
 // Partition converts doc with pandoc and emits the elements of the resulting HTML.

@@ -14,13 +14,28 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
+// MIMEType is plain text's type, given to text no other format claims.
+const MIMEType = "text/plain"
+
+// sniffText: a .txt file is plain text whatever its content looks like to a byte sniffer (HTML
+// or XML markup in a note), unless CSV or email headers claimed it first.
+func sniffText(_ *contract.Document, _ []byte, ext string) (string, bool) {
+	return MIMEType, ext == ".txt" || ext == ".text"
+}
+
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(Partition), "text/plain")
+	contract.RegisterFormat(contract.Format{Name: "txt", MIME: MIMEType,
+		Aliases: []string{"text/yaml", "application/x-yaml", "application/yaml", "text/x-yaml"},
+		Extensions: []string{".txt", ".text", ".c", ".cc", ".cpp", ".cs", ".cxx", ".go", ".java", ".js", ".log", ".php",
+			".py", ".rb", ".swift", ".ts", ".yaml", ".yml"},
+		PlainText: true, SniffText: sniffText, SniffOrder: 40,
+		Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
 }
 
 const (

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
@@ -35,7 +36,10 @@ type Partitioner struct{}
 
 var _ engine.Partitioner = Partitioner{}
 
-func init() { engine.RegisterFormat(Partitioner{}, MIME) }
+func init() {
+	contract.RegisterFormat(contract.Format{Name: "xlsx", MIME: MIME, Extensions: []string{".xlsx"},
+		ZipMembers: []contract.ZipMember{{Prefix: "xl/workbook", Suffix: ".xml"}}, Partitioner: engine.Contract(Partitioner{})})
+}
 
 // Partition implements engine.Partitioner.
 func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {

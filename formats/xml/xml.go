@@ -20,13 +20,19 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
+// MIMEType is XML's canonical type.
+const MIMEType = "application/xml"
+
 func init() {
-	engine.RegisterFormat(engine.PartitionFunc(Partition), "application/xml")
+	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML.
+	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
+		MIMESuffix: "xml", Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
 }
 
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)

@@ -20,6 +20,7 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/paged"
 	"github.com/quarrydocs/quarry/pdf"
 )
 
@@ -27,7 +28,7 @@ func init() {
 	engine.RegisterStrategy("fast", strategy{})
 	// The reference opens every PDF before choosing a strategy, so an encrypted or broken file
 	// gets its 422 answer whatever strategy was asked for.
-	engine.RegisterPrecheck("application/pdf", func(ctx context.Context, doc *engine.Document) error {
+	engine.RegisterPrecheck(paged.MIMEPDF, func(ctx context.Context, doc *engine.Document) error {
 		_, err := open(ctx, doc)
 		return err
 	})

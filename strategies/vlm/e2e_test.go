@@ -328,7 +328,6 @@ func TestFailures(t *testing.T) {
 		}
 	})
 	t.Run("fallback to OCR", func(t *testing.T) {
-		registerFakeOCR()
 		f := newFakeAnthropic(t)
 		f.fail = func(page, attempt int) (int, http.Header, string) {
 			if page == 3 {
@@ -409,19 +408,14 @@ func TestProviderLimitAcrossRequests(t *testing.T) {
 	}
 }
 
-var fakeOCROnce sync.Once
-
-// registerFakeOCR stands in for the OCR strategy, which needs Tesseract and lives in its own
-// plugin binary.
-func registerFakeOCR() {
-	fakeOCROnce.Do(func() {
-		if _, ok := engine.LookupStrategy("ocr_only"); ok {
-			return
-		}
+// A fake ocr_only stands in for the OCR strategy, which needs Tesseract and lives in its own
+// plugin binary. It registers at init: the registry is frozen once a document is partitioned.
+func init() {
+	if _, ok := engine.LookupStrategy("ocr_only"); !ok {
 		engine.RegisterStrategy("ocr_only", engine.PartitionFunc(func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
 			e := element.Element{Type: element.NarrativeText, Text: "OCR text of " + doc.MIMEType}
 			e.Metadata.PageNumber = element.Int(1)
 			return emit(e)
 		}))
-	})
+	}
 }

@@ -1,0 +1,94 @@
+package engine_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarrydocs/quarry/contract"
+	_ "github.com/quarrydocs/quarry/formats/all"
+	_ "github.com/quarrydocs/quarry/strategies/all"
+)
+
+// TestEngineNamesNoFormat: the engine knows formats and strategies only through what they
+// register. No string literal in the package's non-test files is a registered format's name,
+// extension or MIME type, a strategy's name (registered or one of the API's) or an option key
+// a format or strategy declared; so adding a format or strategy never means editing the engine.
+func TestEngineNamesNoFormat(t *testing.T) {
+	exact := map[string]string{} // literal → what it names
+	var words []*regexp.Regexp   // names that must not appear even inside a literal
+	var wordWhat []string
+	word := func(s, what string) {
+		words = append(words, regexp.MustCompile(`(^|[^A-Za-z0-9_])`+regexp.QuoteMeta(s)+`($|[^A-Za-z0-9_])`))
+		wordWhat = append(wordWhat, what)
+	}
+	formats := contract.Formats()
+	if len(formats) < 20 {
+		t.Fatalf("only %d formats registered: the check would prove nothing", len(formats))
+	}
+	for _, f := range formats {
+		exact[f.Name] = "format name"
+		for _, m := range append([]string{f.MIME}, f.Aliases...) {
+			word(m, "MIME type of "+f.Name)
+		}
+		for _, e := range f.Extensions {
+			exact[e] = "extension of " + f.Name
+		}
+		for _, s := range f.CFBStreams {
+			exact[s] = "CFB stream of " + f.Name
+		}
+		for _, m := range f.ZipMembers {
+			exact[m.Prefix] = "ZIP member of " + f.Name
+		}
+	}
+	for _, s := range contract.Strategies() {
+		word(s.Name, "strategy")
+	}
+	for _, s := range contract.APIStrategies {
+		word(s, "API strategy")
+	}
+	for _, k := range contract.DeclaredKeys() {
+		word(k.Key, "option key of "+k.By)
+	}
+
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	literals := 0
+	for _, pkg := range pkgs {
+		for _, file := range pkg.Files {
+			ast.Inspect(file, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatalf("%s: %v", fset.Position(lit.Pos()), err)
+				}
+				literals++
+				if what, ok := exact[s]; ok {
+					t.Errorf("%s: %q is a %s", fset.Position(lit.Pos()), s, what)
+				}
+				for i, re := range words {
+					if re.MatchString(s) {
+						t.Errorf("%s: %q names a %s", fset.Position(lit.Pos()), s, wordWhat[i])
+					}
+				}
+				return true
+			})
+		}
+	}
+	if literals < 50 {
+		t.Fatalf("only %d string literals seen: the parse missed the package", literals)
+	}
+}
