@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"sync"
 
@@ -163,4 +164,43 @@ func ReportProgress(ctx context.Context, page, pages int, stage string) {
 	if f, ok := ctx.Value(progressKey{}).(func(page, pages int, stage string)); ok {
 		f(page, pages, stage)
 	}
+}
+
+type loggerKey struct{}
+
+// WithLogger returns a context whose Logger is l (the engine sets the request's logger).
+func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, l)
+}
+
+// Logger returns the logger ctx carries for diagnostics (damaged parts skipped, limits
+// reached), or one that discards everything.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok && l != nil {
+		return l
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// PartitionFunc partitions a whole document with the machinery above the partitioners:
+// detection, routing and post-processing, the caller's request-wide limits included.
+type PartitionFunc func(ctx context.Context, doc *Document, opts Options) ([]element.Element, error)
+
+type nestedKey struct{}
+
+// WithNested returns a context from which Nested partitions documents with f (the engine sets
+// it for every partitioner it calls).
+func WithNested(ctx context.Context, f PartitionFunc) context.Context {
+	return context.WithValue(ctx, nestedKey{}, f)
+}
+
+// Nested partitions a document found inside the one being partitioned (an email's attachment)
+// as a document of its own: its type detected, routed and post-processed like any upload. It
+// fails with KindUnsupported when ctx carries no engine (a partitioner called directly).
+func Nested(ctx context.Context, doc *Document, opts Options) ([]element.Element, error) {
+	f, ok := ctx.Value(nestedKey{}).(PartitionFunc)
+	if !ok {
+		return nil, Errorf(KindUnsupported, "no engine to partition the embedded document %s", doc.BaseName())
+	}
+	return f(ctx, doc, opts)
 }

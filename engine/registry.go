@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/quarrydocs/quarry/contract"
+	"github.com/quarrydocs/quarry/element"
 )
 
 // Formats and strategies register with package contract (contract.RegisterFormat,
@@ -134,6 +135,14 @@ func (c fromContract) HasText(ctx context.Context, doc *Document, opts *Options)
 
 func withHostOptions(ctx context.Context, opts *Options) context.Context {
 	ctx = context.WithValue(ctx, hostOptionsKey{}, opts)
+	ctx = contract.WithLogger(ctx, opts.Log())
+	ctx = contract.WithNested(ctx, func(ctx context.Context, doc *Document, k contract.Options) ([]element.Element, error) {
+		// A document inside another is partitioned as one of its own under the request's
+		// limits and hooks; the outer document's chunking applies to the whole result.
+		sub := OptionsFromKeys(k)
+		sub.Logger, sub.Progress, sub.InProcess, sub.MaxElements = opts.Logger, opts.Progress, opts.InProcess, opts.MaxElements
+		return Partition(ctx, doc, sub)
+	})
 	if opts.Progress != nil {
 		ctx = contract.WithProgress(ctx, func(page, pages int, stage string) { opts.ReportPage(page, pages, stage) })
 	}
