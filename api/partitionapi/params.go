@@ -110,8 +110,8 @@ func Params() []Param {
 	}
 }
 
-// referenceStrategies are the reference's strategy literal (contract.APIStrategies): always accepted by validation,
-// installed or not (a missing one is reported when a document needs it).
+// referenceStrategies are the reference's strategy literal (contract.APIStrategies): always
+// accepted by validation, installed or not (a missing one is reported when a document needs it).
 var referenceStrategies = contract.APIStrategies
 
 // StrategyChoices lists the accepted strategy names: the built-in ones and installed plugins.
