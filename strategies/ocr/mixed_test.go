@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/ocr/auto"
 )
@@ -27,14 +28,24 @@ func TestAutoPerPageMixedPDF(t *testing.T) {
 	if out, err := exec.Command("pdfunite", filepath.Join(docs, "loremipsum-flat.pdf"), filepath.Join(docs, "list-item-example.pdf"), mixedPDF).CombinedOutput(); err != nil {
 		t.Fatalf("pdfunite: %v %s", err, out)
 	}
-	auto.Install()
+	// The router is built here rather than installed (auto.Install): the registry is frozen
+	// once the package's other tests have partitioned, and they expect the plain strategies.
+	fast, okf := engine.LookupStrategy("fast")
+	ocrOnly, oko := engine.LookupStrategy("ocr_only")
+	if !okf || !oko {
+		t.Fatal("fast or ocr_only not registered")
+	}
+	router := auto.NewRouter(fast, fast, ocrOnly)
 	data, err := os.ReadFile(mixedPDF)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := engine.DefaultOptions()
 	opts.PDFInferTableStructure = false // auto would pick hi_res for the whole file otherwise
-	els, err := engine.Partition(context.Background(), engine.NewDocument("mixed.pdf", data), opts)
+	doc := engine.NewDocument("mixed.pdf", data)
+	doc.MIMEType = "application/pdf"
+	var els []element.Element
+	err = router.Partition(context.Background(), doc, &opts, func(e element.Element) error { els = append(els, e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	_ "github.com/quarrydocs/quarry/formats/paged" // the PDF and image types it reads (their names for skip_infer_table_types)
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"

@@ -44,6 +44,13 @@ func Install() {
 	engine.ReplaceStrategy("ocr_only", &Strategy{inner: o, m: m})
 }
 
+// NewRouter returns inner behind the per-page router over fast and ocr: what Install registers
+// for fast and ocr_only, for a caller that holds the strategies itself (a test that must not
+// change what the process's registry routes to).
+func NewRouter(inner, fast, ocr engine.Partitioner) *Strategy {
+	return &Strategy{inner: inner, m: &mixed{fast: fast, ocr: ocr}}
+}
+
 // Strategy is fast or ocr_only behind the per-page router.
 type Strategy struct {
 	inner engine.Partitioner

@@ -49,21 +49,19 @@ func (f *fakeOCR) Partition(ctx context.Context, doc *engine.Document, opts *eng
 	return nil
 }
 
-var installOnce sync.Once
 var ocr = &fakeOCR{}
 
-func setup() {
-	installOnce.Do(func() {
-		engine.ReplaceStrategy("hi_res", ocr)
-		Install()
-	})
+// The fake OCR and the routers are installed at init, as a program does at start-up: the
+// registry is frozen once the first document is partitioned.
+func init() {
+	engine.ReplaceStrategy("hi_res", ocr)
+	Install()
 }
 
 // With the API defaults (auto, table inference on) a born-digital page is laid out from its
 // geometry and never OCRed; a scanned page and a page of unmapped glyphs go to OCR, in one call
 // naming them, and the result keeps page order.
 func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
-	setup()
 	f := pdftest.FirstExtra(4)
 	res := fmt.Sprintf("<< /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1, f+2)
 	text := func(s string) string {
@@ -116,7 +114,6 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 // hi_res asked for by name reads the text inside a large placed image of a born-digital page
 // (one OCR call listing the region, no page OCRed whole); auto does not.
 func TestHiResReadsLargePictures(t *testing.T) {
-	setup()
 	f := pdftest.FirstExtra(1)
 	d := pdftest.Doc{
 		Pages: []pdftest.Page{{
@@ -157,7 +154,6 @@ func TestHiResReadsLargePictures(t *testing.T) {
 // A page whose content stream is damaged is laid out from what decodes, and the default path
 // says so once (the fast strategy does the same).
 func TestDamagedStreamWarnedOnce(t *testing.T) {
-	setup()
 	data, err := os.ReadFile("../../../pdf/testdata/robust/TestDamagedFlateKeepsPrefix_bad_checksum.pdf")
 	if err != nil {
 		t.Fatal(err)
