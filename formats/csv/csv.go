@@ -14,7 +14,6 @@ import (
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
@@ -22,29 +21,29 @@ func init() {
 	contract.RegisterFormat(contract.Format{Name: "csv", MIME: "text/csv",
 		Aliases:    []string{"application/csv", "application/x-csv", "text/comma-separated-values", "text/x-comma-separated-values", "text/x-csv"},
 		Extensions: []string{".csv"}, TrustExtension: true, SniffText: sniffCSV, SniffOrder: 20,
-		Partitioner: engine.Contract(engine.PartitionFunc(partitionCSV))})
+		Partitioner: contract.Func(partitionCSV)})
 	contract.RegisterFormat(contract.Format{Name: "tsv", MIME: "text/tsv", Aliases: []string{"text/tab-separated-values"},
 		Extensions: []string{".tab", ".tsv"}, TrustExtension: true,
-		Partitioner: engine.Contract(engine.PartitionFunc(partitionTSV))})
+		Partitioner: contract.Func(partitionTSV)})
 }
 
 // maxField is the reference's limit for one cell.
 const maxField = 10 << 20
 
-func partitionCSV(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partitionCSV(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return partition(ctx, doc, opts, 0, emit)
 }
 
-func partitionTSV(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partitionTSV(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return partition(ctx, doc, opts, '\t', emit)
 }
 
-func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, delim rune, emit engine.Emit) error {
+func partition(ctx context.Context, doc *contract.Document, opts contract.Options, delim rune, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("csv: read: %w", err)
 	}
-	text, err := textenc.Decode(data, opts.Encoding)
+	text, err := textenc.Decode(data, opts.Get(contract.KeyEncoding))
 	if err != nil {
 		return err
 	}
@@ -76,12 +75,12 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 // two-character escapes \t, \n and \r, which therefore also appear in the element text.
 var pandasEscaper = strings.NewReplacer("\t", `\t`, "\n", `\n`, "\r", `\r`)
 
-func skipTables(opts *engine.Options, delim rune) bool {
+func skipTables(opts contract.Options, delim rune) bool {
 	name := "csv"
 	if delim == '\t' {
 		name = "tsv"
 	}
-	for _, t := range opts.SkipInferTableTypes {
+	for _, t := range opts.Values(contract.KeySkipInferTableTypes) {
 		if strings.EqualFold(t, name) {
 			return true
 		}

@@ -32,7 +32,7 @@ func TestTabSeparatedNamedCSV(t *testing.T) {
 	doc := engine.NewDocument("export.csv", []byte("Name\tCity\tScore\nAnn\tParis, FR\t7\nBob\tLyon\t9\n"))
 	opts := engine.DefaultOptions()
 	var got []element.Element
-	if err := partitionCSV(context.Background(), doc, &opts, func(e element.Element) error { got = append(got, e); return nil }); err != nil {
+	if err := partitionCSV(context.Background(), doc, opts.Keys(), func(e element.Element) error { got = append(got, e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Text != "Name City Score Ann Paris, FR 7 Bob Lyon 9" ||
@@ -69,7 +69,7 @@ func TestPartitionOneTable(t *testing.T) {
 	doc := engine.NewDocument("s.csv", []byte("Stanley Cups,,\nTeam,Location,Stanley Cups\nBlues,STL,1\n"))
 	opts := engine.DefaultOptions()
 	var got []element.Element
-	if err := partitionCSV(context.Background(), doc, &opts, func(e element.Element) error { got = append(got, e); return nil }); err != nil {
+	if err := partitionCSV(context.Background(), doc, opts.Keys(), func(e element.Element) error { got = append(got, e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Type != element.Table {
@@ -83,7 +83,7 @@ func TestPartitionOneTable(t *testing.T) {
 	}
 	opts.SkipInferTableTypes = []string{"csv"}
 	got = nil
-	_ = partitionCSV(context.Background(), doc, &opts, func(e element.Element) error { got = append(got, e); return nil })
+	_ = partitionCSV(context.Background(), doc, opts.Keys(), func(e element.Element) error { got = append(got, e); return nil })
 	if got[0].Metadata.TextAsHTML != "" {
 		t.Error("skip_infer_table_types=csv still produced text_as_html")
 	}

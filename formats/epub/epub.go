@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
 
@@ -34,14 +33,14 @@ const (
 func init() {
 	// An EPUB names its type in its "mimetype" member, which detection reads.
 	contract.RegisterFormat(contract.Format{Name: "epub", MIME: MIMEType, Aliases: []string{AliasMIMEType},
-		Extensions: []string{".epub"}, Container: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
+		Extensions: []string{".epub"}, Container: true, Partitioner: contract.Func(Partition)})
 }
 
 // Partition emits the elements of every spine document of the book in doc.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	zr, err := zip.NewReader(doc.Content, doc.Size)
 	if err != nil {
-		return engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: %v", err)
+		return contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: %v", err)
 	}
 	b := &book{files: map[string]*zip.File{}}
 	for _, f := range zr.File {
@@ -62,7 +61,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		f := b.files[it.path]
 		if f == nil {
-			opts.Log().Warn("epub: spine item missing from archive", "path", it.path)
+			contract.Logger(ctx).Warn("epub: spine item missing from archive", "path", it.path)
 			continue
 		}
 		data, err := readLimited(f, maxEntryBytes)
@@ -71,7 +70,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		}
 		total += int64(len(data))
 		if total > maxTotalBytes {
-			return engine.Errorf(engine.KindUnprocessable, "epub: content exceeds %d bytes decompressed", maxTotalBytes)
+			return contract.Errorf(contract.KindUnprocessable, "epub: content exceeds %d bytes decompressed", maxTotalBytes)
 		}
 		if it.xhtml {
 			data = html.ExpandSelfClosing(data)
@@ -99,7 +98,7 @@ type spineItem struct {
 func (b *book) read(name string) ([]byte, error) {
 	f := b.files[name]
 	if f == nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: %s is missing", name)
+		return nil, contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: %s is missing", name)
 	}
 	return readLimited(f, maxEntryBytes)
 }
@@ -107,15 +106,15 @@ func (b *book) read(name string) ([]byte, error) {
 func readLimited(f *zip.File, limit int64) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "epub: open %s: %v", f.Name, err)
+		return nil, contract.Errorf(contract.KindUnprocessable, "epub: open %s: %v", f.Name, err)
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
 	if err != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "epub: read %s: %v", f.Name, err)
+		return nil, contract.Errorf(contract.KindUnprocessable, "epub: read %s: %v", f.Name, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, engine.Errorf(engine.KindUnprocessable, "epub: %s exceeds %d bytes decompressed", f.Name, limit)
+		return nil, contract.Errorf(contract.KindUnprocessable, "epub: %s exceeds %d bytes decompressed", f.Name, limit)
 	}
 	return data, nil
 }
@@ -132,7 +131,7 @@ func (b *book) rootfile() (string, error) {
 			} `xml:"rootfiles>rootfile"`
 		}
 		if err := xml.Unmarshal(data, &c); err != nil {
-			return "", engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: container.xml: %v", err)
+			return "", contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: container.xml: %v", err)
 		}
 		for _, r := range c.Rootfiles {
 			if r.FullPath != "" && (r.MediaType == "" || r.MediaType == "application/oebps-package+xml") {
@@ -145,7 +144,7 @@ func (b *book) rootfile() (string, error) {
 			return name, nil
 		}
 	}
-	return "", engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: no package document")
+	return "", contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: no package document")
 }
 
 // spine lists the content documents in reading order, with paths resolved inside the archive.
@@ -165,10 +164,10 @@ func (b *book) spine(opfPath string) ([]spineItem, error) {
 		} `xml:"spine>itemref"`
 	}
 	if err := xml.Unmarshal(data, &pkg); err != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: %s: %v", opfPath, err)
+		return nil, contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: %s: %v", opfPath, err)
 	}
 	if len(pkg.Refs) > maxSpineItems {
-		return nil, engine.Errorf(engine.KindUnprocessable, "epub: spine has %d items (limit %d)", len(pkg.Refs), maxSpineItems)
+		return nil, contract.Errorf(contract.KindUnprocessable, "epub: spine has %d items (limit %d)", len(pkg.Refs), maxSpineItems)
 	}
 	type item struct{ href, mediaType string }
 	manifest := make(map[string]item, len(pkg.Items))
@@ -195,12 +194,12 @@ func (b *book) spine(opfPath string) ([]spineItem, error) {
 		}
 		p := path.Clean(path.Join(dir, href))
 		if strings.HasPrefix(p, "../") {
-			return nil, engine.Errorf(engine.KindUnprocessable, "epub: spine item %q points outside the archive", it.href)
+			return nil, contract.Errorf(contract.KindUnprocessable, "epub: spine item %q points outside the archive", it.href)
 		}
 		out = append(out, spineItem{path: p, xhtml: mt == "application/xhtml+xml"})
 	}
 	if len(out) == 0 && len(pkg.Refs) > 0 {
-		return nil, engine.Errorf(engine.KindUnprocessable, "File is not a valid epub: no readable spine documents")
+		return nil, contract.Errorf(contract.KindUnprocessable, "File is not a valid epub: no readable spine documents")
 	}
 	return out, nil
 }

@@ -20,7 +20,7 @@ const refDir = "../../testdata/reference"
 func run(data []byte) ([]element.Element, error) {
 	var out []element.Element
 	opts := engine.DefaultOptions()
-	err := Partition(context.Background(), engine.NewDocument("book.epub", data), &opts, func(e element.Element) error {
+	err := Partition(context.Background(), engine.NewDocument("book.epub", data), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

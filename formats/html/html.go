@@ -19,7 +19,6 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // MIMEType is the canonical type this package registers.
@@ -27,12 +26,12 @@ const MIMEType = "text/html"
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "html", MIME: MIMEType, Extensions: []string{".html", ".htm"},
-		TrustExtension: true, AcceptsXML: true, Partitioner: engine.Contract(engine.PartitionFunc(partition))})
+		TrustExtension: true, AcceptsXML: true, Partitioner: contract.Func(partition)})
 }
 
-var _ engine.Partitioner = engine.PartitionFunc(partition)
+var _ contract.Partitioner = contract.Func(partition)
 
-func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("html: read: %w", err)
@@ -41,9 +40,9 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 }
 
 // PartitionHTML reads an HTML document from r and emits its elements. The bytes are decoded
-// with opts.Encoding when set, else with the detected encoding (BOM, <meta> charset, UTF-8,
+// with opts.Get(contract.KeyEncoding) when set, else with the detected encoding (BOM, <meta> charset, UTF-8,
 // statistical guess).
-func PartitionHTML(ctx context.Context, r io.Reader, opts *engine.Options, emit engine.Emit) error {
+func PartitionHTML(ctx context.Context, r io.Reader, opts contract.Options, emit contract.Emit) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("html: read: %w", err)
@@ -52,10 +51,10 @@ func PartitionHTML(ctx context.Context, r io.Reader, opts *engine.Options, emit 
 }
 
 // PartitionBytes is PartitionHTML for a document already in memory.
-func PartitionBytes(ctx context.Context, data []byte, opts *engine.Options, emit engine.Emit) error {
+func PartitionBytes(ctx context.Context, data []byte, opts contract.Options, emit contract.Emit) error {
 	enc := ""
 	if opts != nil {
-		enc = opts.Encoding
+		enc = opts.Get(contract.KeyEncoding)
 	}
 	text, err := DecodeText(data, enc, true)
 	if err != nil {
@@ -66,7 +65,7 @@ func PartitionBytes(ctx context.Context, data []byte, opts *engine.Options, emit
 
 // PartitionUTF8 partitions HTML that is already UTF-8 (what converters such as pandoc or a
 // Markdown renderer produce), ignoring any charset the document declares.
-func PartitionUTF8(ctx context.Context, text []byte, emit engine.Emit) error {
+func PartitionUTF8(ctx context.Context, text []byte, emit contract.Emit) error {
 	root, err := parse(text)
 	if err != nil {
 		return err
@@ -95,7 +94,7 @@ func parse(text []byte) (*nethtml.Node, error) {
 	// text and the outer structure, drop the tags nested beyond maxDepth.
 	root, err = nethtml.Parse(bytes.NewReader(flattenDeep(text, maxDepth)))
 	if err != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "html: document nests elements too deeply: %v", err)
+		return nil, contract.Errorf(contract.KindUnprocessable, "html: document nests elements too deeply: %v", err)
 	}
 	return root, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/metrics"
@@ -30,7 +31,11 @@ func partitionString(t *testing.T, s string, opts *engine.Options) []element.Ele
 
 func collect(data []byte, opts *engine.Options) ([]element.Element, error) {
 	var out []element.Element
-	err := PartitionBytes(context.Background(), data, opts, func(e element.Element) error {
+	var keys contract.Options
+	if opts != nil {
+		keys = opts.Keys()
+	}
+	err := PartitionBytes(context.Background(), data, keys, func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/quarrydocs/quarry/contract"
 	"io"
 	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // PandocTimeout bounds one pandoc conversion.
@@ -28,7 +27,7 @@ const PandocPath = "pandoc"
 func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) {
 	bin, err := exec.LookPath(PandocPath)
 	if err != nil {
-		return nil, engine.Errorf(engine.KindInternal,
+		return nil, contract.Errorf(contract.KindInternal,
 			"pandoc is required to partition %s documents but was not found on PATH (Debian: apt-get install pandoc)", from)
 	}
 	parent := ctx
@@ -51,21 +50,21 @@ func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) 
 	if int64(len(out)) > maxPandocOutput {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: %s conversion produced more than %d bytes", from, maxPandocOutput)
+		return nil, contract.Errorf(contract.KindUnprocessable, "pandoc: %s conversion produced more than %d bytes", from, maxPandocOutput)
 	}
 	waitErr := cmd.Wait()
 	if err := parent.Err(); err != nil {
 		return nil, err
 	}
 	if ctx.Err() != nil {
-		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: %s conversion timed out after %v", from, PandocTimeout)
+		return nil, contract.Errorf(contract.KindUnprocessable, "pandoc: %s conversion timed out after %v", from, PandocTimeout)
 	}
 	if waitErr != nil {
 		msg := pandocMessage(stderr.String())
 		if msg == "" {
 			msg = waitErr.Error()
 		}
-		return nil, engine.Errorf(engine.KindUnprocessable, "pandoc: cannot convert %s document: %s", from, msg)
+		return nil, contract.Errorf(contract.KindUnprocessable, "pandoc: cannot convert %s document: %s", from, msg)
 	}
 	if readErr != nil {
 		return nil, fmt.Errorf("pandoc: read output: %w", readErr)
@@ -89,8 +88,8 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 }
 
 // PartitionPandoc converts a document with pandoc and partitions the resulting HTML. Text
-// formats (org, rst) are decoded with opts.Encoding (or detected) first; pandoc reads UTF-8.
-func PartitionPandoc(ctx context.Context, doc *engine.Document, opts *engine.Options, from string, decode bool, emit engine.Emit) error {
+// formats (org, rst) are decoded with opts.Get(contract.KeyEncoding) (or detected) first; pandoc reads UTF-8.
+func PartitionPandoc(ctx context.Context, doc *contract.Document, opts contract.Options, from string, decode bool, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("%s: read: %w", from, err)
@@ -98,7 +97,7 @@ func PartitionPandoc(ctx context.Context, doc *engine.Document, opts *engine.Opt
 	if decode {
 		enc := ""
 		if opts != nil {
-			enc = opts.Encoding
+			enc = opts.Get(contract.KeyEncoding)
 		}
 		if data, err = DecodeText(data, enc, false); err != nil {
 			return err

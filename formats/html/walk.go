@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"github.com/quarrydocs/quarry/contract"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // kind is the role an element plays in the reference's parser (its element-class map).
@@ -130,12 +130,12 @@ func (a *accumulator) text(s, emphasis string) {
 
 type walker struct {
 	ctx   context.Context
-	emit  engine.Emit
+	emit  contract.Emit
 	block map[*nethtml.Node]bool // inline-looking elements that contain blocks act as containers
 	steps int
 }
 
-func newWalker(ctx context.Context, emit engine.Emit) *walker {
+func newWalker(ctx context.Context, emit contract.Emit) *walker {
 	return &walker{ctx: ctx, emit: emit}
 }
 

@@ -18,7 +18,7 @@ func TestAttackDeepJSONRefusedCheaply(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		err := partitionJSON(t.Context(), engine.NewDocument("deep.json", data), &engine.Options{}, func(element.Element) error { return nil })
+		err := partitionJSON(t.Context(), engine.NewDocument("deep.json", data), nil, func(element.Element) error { return nil })
 		runtime.ReadMemStats(&after)
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindBadRequest {
@@ -30,7 +30,7 @@ func TestAttackDeepJSONRefusedCheaply(t *testing.T) {
 	}
 	// Nesting within the limit, and brackets inside strings, are fine.
 	ok := []byte(`{"a":[[["x]]]]]]]"]]],"b":"{{{{"}`)
-	if err := partitionJSON(t.Context(), engine.NewDocument("ok.json", ok), &engine.Options{}, func(element.Element) error { return nil }); err != nil {
+	if err := partitionJSON(t.Context(), engine.NewDocument("ok.json", ok), nil, func(element.Element) error { return nil }); err != nil {
 		t.Errorf("shallow JSON: %v", err)
 	}
 }

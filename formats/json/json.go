@@ -13,16 +13,15 @@ import (
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "json", MIME: mimeJSON, Extensions: []string{".json"},
 		Text: true, TrustExtension: true, SniffText: sniff, SniffOrder: 10,
-		Partitioner: engine.Contract(engine.PartitionFunc(partitionJSON))})
+		Partitioner: contract.Func(partitionJSON)})
 	contract.RegisterFormat(contract.Format{Name: "ndjson", MIME: mimeNDJSON, Extensions: []string{".ndjson"},
 		Text: true, TrustExtension: true, SniffText: sniff, SniffOrder: 10,
-		Partitioner: engine.Contract(engine.PartitionFunc(partitionNDJSON))})
+		Partitioner: contract.Func(partitionNDJSON)})
 }
 
 // labels maps serialized type labels to element types (partition-api.md §6.2).
@@ -57,7 +56,7 @@ func rehydrate(e element.Element) element.Element {
 	return e
 }
 
-func partitionJSON(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partitionJSON(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("json: read: %w", err)
@@ -132,13 +131,13 @@ func depth(data []byte, limit int) int {
 	return deepest
 }
 
-func plainJSON(data []byte, emit engine.Emit) error {
+func plainJSON(data []byte, emit contract.Emit) error {
 	if depth(data, maxDepth) > maxDepth {
-		return engine.Errorf(engine.KindBadRequest, "Invalid JSON: nested deeper than %d levels", maxDepth)
+		return contract.Errorf(contract.KindBadRequest, "Invalid JSON: nested deeper than %d levels", maxDepth)
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, bytes.TrimSpace(data), "", "  "); err != nil {
-		return engine.Errorf(engine.KindBadRequest, "Invalid JSON: %v", err)
+		return contract.Errorf(contract.KindBadRequest, "Invalid JSON: %v", err)
 	}
 	if buf.Len() == 0 {
 		return nil
@@ -146,7 +145,7 @@ func plainJSON(data []byte, emit engine.Emit) error {
 	return emit(element.Element{Type: element.UncategorizedText, Text: buf.String()})
 }
 
-func partitionNDJSON(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partitionNDJSON(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	sc := bufio.NewScanner(doc.Reader())
 	sc.Buffer(make([]byte, 64<<10), 256<<20)
 	line := 0
@@ -164,7 +163,7 @@ func partitionNDJSON(ctx context.Context, doc *engine.Document, opts *engine.Opt
 			if err == nil {
 				err = fmt.Errorf("no \"type\" field")
 			}
-			return engine.Errorf(engine.KindBadRequest, "ndjson: line %d is not a serialized element: %v", line, err)
+			return contract.Errorf(contract.KindBadRequest, "ndjson: line %d is not a serialized element: %v", line, err)
 		}
 		if err := emit(rehydrate(e)); err != nil {
 			return err

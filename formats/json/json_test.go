@@ -4,15 +4,16 @@ import (
 	"context"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
 
-func collect(t *testing.T, p func(context.Context, *engine.Document, *engine.Options, engine.Emit) error, data string) ([]element.Element, error) {
+func collect(t *testing.T, p func(context.Context, *engine.Document, contract.Options, contract.Emit) error, data string) ([]element.Element, error) {
 	t.Helper()
 	opts := engine.DefaultOptions()
 	var out []element.Element
-	err := p(context.Background(), engine.NewDocument("x.json", []byte(data)), &opts, func(e element.Element) error {
+	err := p(context.Background(), engine.NewDocument("x.json", []byte(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

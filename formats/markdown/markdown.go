@@ -16,7 +16,6 @@ import (
 	qhtml "github.com/quarrydocs/quarry/formats/html"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // MIMEType is the canonical type this package registers.
@@ -24,10 +23,10 @@ const MIMEType = "text/markdown"
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "md", MIME: MIMEType, Aliases: []string{"text/x-markdown"},
-		Extensions: []string{".md", ".markdown"}, TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(partition))})
+		Extensions: []string{".md", ".markdown"}, TrustExtension: true, Partitioner: contract.Func(partition)})
 }
 
-func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("markdown: read: %w", err)
@@ -35,11 +34,11 @@ func partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	return PartitionBytes(ctx, data, opts, emit)
 }
 
-// PartitionBytes partitions Markdown source, decoded with opts.Encoding or detected.
-func PartitionBytes(ctx context.Context, data []byte, opts *engine.Options, emit engine.Emit) error {
+// PartitionBytes partitions Markdown source, decoded with opts.Get(contract.KeyEncoding) or detected.
+func PartitionBytes(ctx context.Context, data []byte, opts contract.Options, emit contract.Emit) error {
 	enc := ""
 	if opts != nil {
-		enc = opts.Encoding
+		enc = opts.Get(contract.KeyEncoding)
 	}
 	text, err := qhtml.DecodeText(data, enc, false)
 	if err != nil {

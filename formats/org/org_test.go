@@ -31,7 +31,7 @@ func TestConformance(t *testing.T) {
 	}
 	opts := engine.DefaultOptions()
 	var got []element.Element
-	err = Partition(context.Background(), engine.NewDocument(name, data), &opts, func(e element.Element) error {
+	err = Partition(context.Background(), engine.NewDocument(name, data), opts.Keys(), func(e element.Element) error {
 		got = append(got, e)
 		return nil
 	})

@@ -7,7 +7,6 @@ import (
 	"context"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
 
@@ -16,11 +15,11 @@ const MIMEType = "text/x-rst"
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "rst", MIME: MIMEType, Extensions: []string{".rst"},
-		TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
+		TrustExtension: true, Partitioner: contract.Func(Partition)})
 }
 
-// Partition decodes doc (opts.Encoding or detected), converts it with pandoc and emits the
+// Partition decodes doc (opts.Get(contract.KeyEncoding) or detected), converts it with pandoc and emits the
 // elements of the resulting HTML.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return html.PartitionPandoc(ctx, doc, opts, "rst", true, emit)
 }

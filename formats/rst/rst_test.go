@@ -17,7 +17,7 @@ func TestPartition(t *testing.T) {
 	src := "Guide\n=====\n\nThe tool reads every file and writes a report.\n\n* first point\n* second point\n\n::\n\n   code block\n"
 	var got []string
 	opts := engine.DefaultOptions()
-	err := Partition(context.Background(), engine.NewDocument("guide.rst", []byte(src)), &opts, func(e element.Element) error {
+	err := Partition(context.Background(), engine.NewDocument("guide.rst", []byte(src)), opts.Keys(), func(e element.Element) error {
 		got = append(got, string(e.Type)+": "+e.Text)
 		return nil
 	})

@@ -7,7 +7,6 @@ import (
 	"context"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
 
@@ -16,11 +15,11 @@ const MIMEType = "text/rtf"
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "rtf", MIME: MIMEType, Aliases: []string{"application/rtf"},
-		Extensions: []string{".rtf"}, TrustExtension: true, Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
+		Extensions: []string{".rtf"}, TrustExtension: true, Partitioner: contract.Func(Partition)})
 }
 
 // Partition converts doc with pandoc and emits the elements of the resulting HTML.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	// RTF carries its own code pages in control words; pandoc reads the bytes as they are.
 	return html.PartitionPandoc(ctx, doc, opts, "rtf", false, emit)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
@@ -35,7 +34,7 @@ func init() {
 		Extensions: []string{".txt", ".text", ".c", ".cc", ".cpp", ".cs", ".cxx", ".go", ".java", ".js", ".log", ".php",
 			".py", ".rb", ".swift", ".ts", ".yaml", ".yml"},
 		PlainText: true, SniffText: sniffText, SniffOrder: 40,
-		Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
+		Partitioner: contract.Func(Partition)})
 }
 
 const (
@@ -47,9 +46,9 @@ const (
 	maxLine = 64 << 20
 )
 
-// Partition reads doc as text in opts.Encoding (detected when empty) and emits its paragraphs.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	name := opts.Encoding
+// Partition reads doc as text in opts.Get(contract.KeyEncoding) (detected when empty) and emits its paragraphs.
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	name := opts.Get(contract.KeyEncoding)
 	if name == "" {
 		head := make([]byte, 64<<10)
 		n, _ := doc.Content.ReadAt(head, 0)
@@ -63,12 +62,12 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 }
 
 // PartitionText partitions an in-memory string (used by e-mail bodies and other formats).
-func PartitionText(ctx context.Context, s string, emit engine.Emit) error {
+func PartitionText(ctx context.Context, s string, emit contract.Emit) error {
 	return PartitionReader(ctx, strings.NewReader(s), emit)
 }
 
 // PartitionReader partitions UTF-8 text read from r.
-func PartitionReader(ctx context.Context, r io.Reader, emit engine.Emit) error {
+func PartitionReader(ctx context.Context, r io.Reader, emit contract.Emit) error {
 	lr := &lineReader{r: bufio.NewReaderSize(r, 256<<10)}
 	// Decide the grouper from the first lines, then replay them.
 	var head []string
@@ -157,7 +156,7 @@ func strip(s string) string { return strings.TrimFunc(s, isSpace) }
 // paragrapher groups lines into paragraphs and emits their elements.
 type paragrapher struct {
 	ctx     context.Context
-	emit    engine.Emit
+	emit    contract.Emit
 	perLine bool
 	lines   []string // lines of the current blank-line-separated paragraph
 }

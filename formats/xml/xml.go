@@ -22,7 +22,6 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
@@ -32,7 +31,7 @@ const MIMEType = "application/xml"
 func init() {
 	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML.
 	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
-		MIMESuffix: "xml", Partitioner: engine.Contract(engine.PartitionFunc(Partition))})
+		MIMESuffix: "xml", Partitioner: contract.Func(Partition)})
 }
 
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)
@@ -41,13 +40,13 @@ var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)
 const maxDepth = 1 << 20
 
 // Partition emits the leaf texts of doc.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	if opts.XMLKeepTags {
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	if opts.Bool(contract.KeyXMLKeepTags, false) {
 		data, err := doc.Bytes()
 		if err != nil {
 			return fmt.Errorf("xml: read: %w", err)
 		}
-		s, err := textenc.Decode(data, opts.Encoding)
+		s, err := textenc.Decode(data, opts.Get(contract.KeyEncoding))
 		if err != nil {
 			return err
 		}
@@ -57,8 +56,8 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 		return emit(element.Element{Type: element.UncategorizedText, Text: s})
 	}
 	var src io.Reader = doc.Reader()
-	if opts.Encoding != "" {
-		r, err := textenc.NewReader(src, opts.Encoding)
+	if opts.Get(contract.KeyEncoding) != "" {
+		r, err := textenc.NewReader(src, opts.Get(contract.KeyEncoding))
 		if err != nil {
 			return err
 		}
@@ -71,7 +70,7 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 	// in lxml.
 	dec.Entity = map[string]string{}
 	dec.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
-		if opts.Encoding != "" {
+		if opts.Get(contract.KeyEncoding) != "" {
 			return input, nil // already decoded
 		}
 		return textenc.NewReader(input, label)

@@ -12,7 +12,7 @@ import (
 func texts(t *testing.T, data string, opts engine.Options) []string {
 	t.Helper()
 	var out []string
-	err := Partition(context.Background(), engine.NewDocument("a.xml", []byte(data)), &opts, func(e element.Element) error {
+	err := Partition(context.Background(), engine.NewDocument("a.xml", []byte(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e.Text)
 		return nil
 	})
@@ -76,7 +76,7 @@ func TestKeepTags(t *testing.T) {
 
 func TestMalformedXMLIsAnError(t *testing.T) {
 	opts := engine.DefaultOptions()
-	err := Partition(context.Background(), engine.NewDocument("a.xml", []byte("<a><b></a>")), &opts, func(element.Element) error { return nil })
+	err := Partition(context.Background(), engine.NewDocument("a.xml", []byte("<a><b></a>")), opts.Keys(), func(element.Element) error { return nil })
 	if err == nil {
 		t.Error("mismatched tags accepted")
 	}
