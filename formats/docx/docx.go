@@ -13,7 +13,6 @@ import (
 	"io"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
 
@@ -23,20 +22,20 @@ const MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 // Partitioner is the registered DOCX partitioner.
 type Partitioner struct{}
 
-var _ engine.Partitioner = Partitioner{}
+var _ contract.Partitioner = Partitioner{}
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "docx", MIME: MIME, Extensions: []string{".docx"},
-		ZipMembers: []contract.ZipMember{{Prefix: "word/document", Suffix: ".xml"}}, Partitioner: engine.Contract(Partitioner{})})
+		ZipMembers: []contract.ZipMember{{Prefix: "word/document", Suffix: ".xml"}}, Partitioner: Partitioner{}})
 }
 
-// Partition implements engine.Partitioner.
-func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
 // Partition partitions the DOCX bytes in r.
-func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options, emit contract.Emit) error {
 	d, err := Load(ctx, r, size)
 	if err != nil {
 		return err

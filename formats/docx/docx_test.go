@@ -22,7 +22,7 @@ func partitionFile(t testing.TB, path string, opts engine.Options) []element.Ele
 		t.Fatal(err)
 	}
 	var out []element.Element
-	err = Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+	err = Partition(context.Background(), bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

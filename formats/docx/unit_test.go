@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -59,7 +60,8 @@ func docxOf(t testing.TB, body string, extra map[string]string) []byte {
 
 func run(t testing.TB, data []byte, opts engine.Options) ([]element.Element, error) {
 	var out []element.Element
-	err := Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+	ctx := contract.WithLogger(context.Background(), opts.Logger)
+	err := Partition(ctx, bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})
@@ -250,7 +252,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	opts := engine.DefaultOptions()
-	err := Partition(ctx, bytes.NewReader(data), int64(len(data)), &opts, func(element.Element) error { return nil })
+	err := Partition(ctx, bytes.NewReader(data), int64(len(data)), opts.Keys(), func(element.Element) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 	"github.com/quarrydocs/quarry/formats/text"
 )
@@ -33,17 +32,23 @@ const (
 	MIMEMSG = "application/vnd.ms-outlook"
 )
 
+// KeyProcessAttachments is the option key that turns attachment partitioning off ("false").
+const KeyProcessAttachments = "process_attachments"
+
+// options are the keys the email formats read beyond the standard ones.
+var options = []contract.KeySpec{{Key: KeyProcessAttachments, Kind: contract.Bool, Help: "email: partition attachments (default true)", Since: 2}}
+
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "eml", MIME: MIMEEML, Extensions: []string{".eml", ".p7s"},
-		Text: true, TrustExtension: true, SniffText: sniffEML, SniffOrder: 30,
-		Partitioner: engine.Contract(engine.PartitionFunc(PartitionEML))})
+		Text: true, TrustExtension: true, SniffText: sniffEML, SniffOrder: 30, Options: options,
+		Partitioner: contract.Func(PartitionEML)})
 	contract.RegisterFormat(contract.Format{Name: "msg", MIME: MIMEMSG, Extensions: []string{".msg"},
-		CFBStreams: []string{"__properties_version1.0"}, Partitioner: engine.Contract(engine.PartitionFunc(PartitionMSG))})
+		CFBStreams: []string{"__properties_version1.0"}, Options: options, Partitioner: contract.Func(PartitionMSG)})
 }
 
 var (
-	_ engine.Partitioner = engine.PartitionFunc(PartitionEML)
-	_ engine.Partitioner = engine.PartitionFunc(PartitionMSG)
+	_ contract.Partitioner = contract.Func(PartitionEML)
+	_ contract.Partitioner = contract.Func(PartitionMSG)
 )
 
 // Message is what the partitioner needs from an e-mail, whatever its container.
@@ -96,13 +101,9 @@ func nesting(ctx context.Context) int {
 // PartitionMessage emits the elements of m: the body's, then every attachment's, all stamped
 // with the message metadata. doc is the message's own document (its name becomes the
 // attachments' attached_to_filename).
-func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func PartitionMessage(ctx context.Context, m *Message, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	if err := ctx.Err(); err != nil {
 		return err
-	}
-	if opts == nil {
-		o := engine.DefaultOptions()
-		opts = &o
 	}
 	stamp := func(e *element.Element) {
 		md := &e.Metadata
@@ -134,7 +135,7 @@ func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opt
 			return fmt.Errorf("email: text body: %w", err)
 		}
 	}
-	if len(m.Attachments) > 0 && opts.Extra["process_attachments"] != "false" {
+	if len(m.Attachments) > 0 && opts.Bool(KeyProcessAttachments, true) {
 		if err := partitionAttachments(ctx, m, doc, opts, body); err != nil {
 			return err
 		}
@@ -151,18 +152,19 @@ func PartitionMessage(ctx context.Context, m *Message, doc *engine.Document, opt
 // emits its elements, ready for the outer post-processing pass: IDs and parents cleared (the
 // outer pass assigns them), metadata.filename left as the attachment's name so the outer pass
 // hashes IDs with it, as the reference does.
-func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	log := opts.Log().With("file", doc.BaseName())
+func partitionAttachments(ctx context.Context, m *Message, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	log := contract.Logger(ctx).With("file", doc.BaseName())
 	depth := nesting(ctx)
 	if depth >= maxNesting {
 		log.Warn("email: attachments of deeply nested message skipped", "depth", depth)
 		return nil
 	}
 	inner := context.WithValue(ctx, nestingKey{}, depth+1)
-	sub := *opts
-	sub.Chunking.Strategy = ""
-	sub.StartingPageNumber = 1
-	sub.ContentType = ""
+	// An attachment is a document of its own: its type detected from its bytes and name, its
+	// pages numbered from 1 (chunking, which runs on the whole result, is the host's).
+	sub := opts.Clone()
+	sub[contract.KeyStartingPageNumber] = []string{"1"}
+	delete(sub, contract.KeyContentType)
 	parent := doc.BaseName()
 	for i, a := range m.Attachments {
 		if err := ctx.Err(); err != nil {
@@ -177,17 +179,17 @@ func partitionAttachments(ctx context.Context, m *Message, doc *engine.Document,
 		}
 		// Like the reference, the attachment's type is detected from its bytes and name; the
 		// part's declared Content-Type is often generic or wrong.
-		nd := engine.NewDocument(a.Name, a.Data)
+		nd := contract.NewDocument(a.Name, a.Data)
 		if a.Inline {
 			nd.ContentType = a.ContentType
 		}
-		elems, err := engine.Partition(inner, nd, sub)
+		elems, err := contract.Nested(inner, nd, sub)
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			var ee *engine.Error
-			if errors.As(err, &ee) && ee.Kind == engine.KindUnsupported {
+			var ee *contract.Error
+			if errors.As(err, &ee) && ee.Kind == contract.KindUnsupported {
 				log.Info("email: unsupported attachment skipped", "attachment", a.Name, "reason", ee.Msg)
 			} else {
 				log.Warn("email: attachment could not be partitioned, skipped", "attachment", a.Name, "error", err)

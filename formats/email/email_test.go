@@ -336,7 +336,7 @@ func TestMalformedMIME(t *testing.T) {
 			doc := engine.NewDocument("bad.eml", []byte(raw))
 			doc.MIMEType = email.MIMEEML
 			opts := engine.DefaultOptions()
-			_ = email.PartitionEML(context.Background(), doc, &opts, func(element.Element) error { return nil })
+			_ = email.PartitionEML(context.Background(), doc, opts.Keys(), func(element.Element) error { return nil })
 		})
 	}
 }
@@ -361,7 +361,7 @@ func TestMSGBadInput(t *testing.T) {
 			doc := engine.NewDocument("bad.msg", data)
 			doc.MIMEType = email.MIMEMSG
 			opts := engine.DefaultOptions()
-			err := email.PartitionMSG(context.Background(), doc, &opts, func(element.Element) error { return nil })
+			err := email.PartitionMSG(context.Background(), doc, opts.Keys(), func(element.Element) error { return nil })
 			if name == "corrupted" {
 				return // may or may not be readable; it must only not crash
 			}
@@ -379,7 +379,7 @@ func TestCancelled(t *testing.T) {
 	doc := engine.NewDocument("family-day.eml", readRef(t, "family-day.eml"))
 	doc.MIMEType = email.MIMEEML
 	opts := engine.DefaultOptions()
-	err := email.PartitionEML(ctx, doc, &opts, func(element.Element) error { return nil })
+	err := email.PartitionEML(ctx, doc, opts.Keys(), func(element.Element) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/quarrydocs/quarry/contract"
 	"strings"
-
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // maxMultiparts bounds the multipart containers a message may declare. Parsing recurses once
@@ -15,7 +14,7 @@ import (
 const maxMultiparts = 1000
 
 // PartitionEML partitions an RFC 5322 message.
-func PartitionEML(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func PartitionEML(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	data, err := doc.Bytes()
 	if err != nil {
 		return fmt.Errorf("email: read: %w", err)
@@ -32,7 +31,7 @@ func PartitionEML(ctx context.Context, doc *engine.Document, opts *engine.Option
 // decoded to UTF-8, and the parts marked as attachments.
 func ParseEML(data []byte) (*Message, error) {
 	if n := countMultiparts(data); n > maxMultiparts {
-		return nil, engine.Errorf(engine.KindUnprocessable, "email: message declares %d multipart containers (limit %d)", n, maxMultiparts)
+		return nil, contract.Errorf(contract.KindUnprocessable, "email: message declares %d multipart containers (limit %d)", n, maxMultiparts)
 	}
 	root, err := newMIMEReader(len(data)).parse(data, 0)
 	if err != nil {

@@ -3,12 +3,12 @@ package email
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/quarrydocs/quarry/contract"
 	"mime"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 
@@ -64,7 +64,7 @@ func newMIMEReader(size int) *mimeReader {
 func (r *mimeReader) parse(data []byte, depth int) (*part, error) {
 	r.parts++
 	if r.parts > maxParts {
-		return nil, engine.Errorf(engine.KindUnprocessable, "email: message has more than %d MIME parts", maxParts)
+		return nil, contract.Errorf(contract.KindUnprocessable, "email: message has more than %d MIME parts", maxParts)
 	}
 	h, body := parseHeader(data)
 	p := &part{header: h, body: body}
@@ -138,7 +138,7 @@ func (r *mimeReader) split(body []byte, boundary string) ([][]byte, error) {
 		}
 		r.budget -= i + len(dash)
 		if r.budget < 0 {
-			return nil, engine.Errorf(engine.KindUnprocessable, "email: MIME structure too costly to parse (nested multiparts rescan more than %d bytes)", r.limit)
+			return nil, contract.Errorf(contract.KindUnprocessable, "email: MIME structure too costly to parse (nested multiparts rescan more than %d bytes)", r.limit)
 		}
 		at := pos + i
 		pos = at + len(dash)

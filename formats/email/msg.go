@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/quarrydocs/quarry/contract"
 	"io"
 	"strconv"
 	"strings"
@@ -14,7 +15,6 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/html"
 )
 
@@ -67,13 +67,13 @@ const (
 )
 
 // PartitionMSG partitions an Outlook .msg file.
-func PartitionMSG(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func PartitionMSG(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	m, err := ReadMSG(doc.Content, doc.Size)
 	if err != nil {
 		return err
 	}
-	if len(m.Damaged) > 0 && opts != nil {
-		opts.Log().Warn("msg: damaged streams skipped or cut short; the rest is kept",
+	if len(m.Damaged) > 0 {
+		contract.Logger(ctx).Warn("msg: damaged streams skipped or cut short; the rest is kept",
 			"file", doc.BaseName(), "streams", strings.Join(m.Damaged, "; "))
 	}
 	return PartitionMessage(ctx, m, doc, opts, emit)
@@ -439,7 +439,7 @@ func readMSGBody(top *storage, m *Message) error {
 }
 
 func invalidMSG(err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid msg: " + err.Error(), Err: err}
+	return &contract.Error{Kind: contract.KindUnprocessable, Msg: "File is not a valid msg: " + err.Error(), Err: err}
 }
 
 func firstNonEmpty(vs ...string) string {

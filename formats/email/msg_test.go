@@ -111,6 +111,6 @@ func TestSynthesizedMSGTruncations(t *testing.T) {
 		doc := engine.NewDocument("t.msg", data[:n])
 		doc.MIMEType = email.MIMEMSG
 		opts := engine.DefaultOptions()
-		_ = email.PartitionMSG(context.Background(), doc, &opts, func(element.Element) error { return nil })
+		_ = email.PartitionMSG(context.Background(), doc, opts.Keys(), func(element.Element) error { return nil })
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
@@ -28,23 +27,23 @@ const MIME = "application/vnd.oasis.opendocument.text"
 // Partitioner is the registered ODT partitioner.
 type Partitioner struct{}
 
-var _ engine.Partitioner = Partitioner{}
+var _ contract.Partitioner = Partitioner{}
 
 func init() {
 	// An ODF archive names its type in its "mimetype" member, which detection reads.
 	contract.RegisterFormat(contract.Format{Name: "odt", MIME: MIME, Extensions: []string{".odt"}, Container: true,
-		Partitioner: engine.Contract(Partitioner{})})
+		Partitioner: Partitioner{}})
 }
 
-// Partition implements engine.Partitioner.
-func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
 func errInvalid(err error) error { return opc.InvalidError("odt", err) }
 
 // Partition partitions the ODT bytes in r.
-func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options, emit contract.Emit) error {
 	d, err := Load(ctx, r, size)
 	if err != nil {
 		return err

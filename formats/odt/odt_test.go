@@ -18,7 +18,7 @@ func partitionBytes(t testing.TB, name string, data []byte) ([]element.Element, 
 	t.Helper()
 	opts := engine.DefaultOptions()
 	var out []element.Element
-	err := Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+	err := Partition(context.Background(), bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

@@ -127,7 +127,7 @@ func TestFrames(t *testing.T) {
 	}
 	opts := engine.DefaultOptions()
 	var got []string
-	err = Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+	err = Partition(context.Background(), bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error {
 		got = append(got, e.Text)
 		return nil
 	})

@@ -40,7 +40,6 @@ import (
 	"unicode/utf16"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // Canonical MIME types of the legacy formats and of their conversion targets.
@@ -79,35 +78,31 @@ type Partitioner struct {
 	Converter Converter
 }
 
-var _ engine.Partitioner = Partitioner{}
+var _ contract.Partitioner = Partitioner{}
 
 func init() {
 	// One LibreOffice process needs a core and a few hundred MB: bound the conversions the
 	// registered partitioner runs at once.
-	p := engine.Contract(Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}})
+	p := Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}}
 	// The root stream that names each legacy type, in the order detection tries them.
 	contract.RegisterFormat(contract.Format{Name: "doc", MIME: MIMEDOC, Extensions: []string{".doc"}, CFBStreams: []string{"WordDocument"}, Partitioner: p})
 	contract.RegisterFormat(contract.Format{Name: "ppt", MIME: MIMEPPT, Extensions: []string{".ppt"}, CFBStreams: []string{"PowerPoint Document"}, Partitioner: p})
 	contract.RegisterFormat(contract.Format{Name: "xls", MIME: MIMEXLS, Extensions: []string{".xls"}, CFBStreams: []string{"Workbook", "Book"}, Partitioner: p})
 }
 
-// Partition implements engine.Partitioner.
-func (p Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (p Partitioner) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	mime := doc.MIMEType
 	if mime == "" {
-		mime = engine.Detect(doc, doc.ContentType).MIME
+		mime = byExtension(doc.BaseName())
 	}
 	conv, ok := conversions[mime]
 	if !ok {
-		return engine.UnsupportedError(mime)
+		return contract.Errorf(contract.KindUnsupported, "File type %s is not supported.", mime)
 	}
-	if opts == nil {
-		o := engine.DefaultOptions()
-		opts = &o
-	}
-	next, ok := engine.LookupFormat(conv.target)
-	if !ok {
-		return engine.Errorf(engine.KindInternal, "office: no partitioner registered for %s", conv.target)
+	next, ok := contract.LookupFormat(conv.target)
+	if !ok || next.Partitioner == nil {
+		return contract.Errorf(contract.KindInternal, "office: no partitioner registered for %s", conv.target)
 	}
 	data, err := doc.Bytes()
 	if err != nil {
@@ -118,9 +113,21 @@ func (p Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *
 		return err
 	}
 	name := strings.TrimSuffix(doc.BaseName(), filepath.Ext(doc.BaseName())) + "." + conv.format
-	converted := engine.NewDocument(name, out)
+	converted := contract.NewDocument(name, out)
 	converted.MIMEType = conv.target
-	return next.Partition(ctx, converted, opts, emit)
+	return next.Partitioner.Partition(ctx, converted, opts, emit)
+}
+
+// byExtension names the legacy type of a document given without a detected type (a direct
+// call) by its extension.
+func byExtension(name string) string {
+	ext := strings.ToLower(filepath.Ext(name))
+	for mime, c := range conversions {
+		if c.ext == ext {
+			return mime
+		}
+	}
+	return "application/octet-stream"
 }
 
 // Converter runs LibreOffice. The zero value looks soffice up on PATH and uses DefaultTimeout.
@@ -235,7 +242,7 @@ func removeSockets(paths []string) {
 	}
 }
 
-// ErrNotInstalled is returned (wrapped in an *engine.Error) when LibreOffice cannot be found.
+// ErrNotInstalled is returned (wrapped in a *contract.Error) when LibreOffice cannot be found.
 var ErrNotInstalled = errors.New("soffice command was not found. Please install libreoffice on your system and try again")
 
 func (c Converter) binary() (string, error) {
@@ -267,7 +274,7 @@ func (c Converter) Available() bool {
 func (c Converter) Convert(ctx context.Context, data []byte, ext, format string) ([]byte, error) {
 	bin, err := c.binary()
 	if err != nil {
-		return nil, &engine.Error{Kind: engine.KindInternal, Msg: err.Error(), Err: err}
+		return nil, &contract.Error{Kind: contract.KindInternal, Msg: err.Error(), Err: err}
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -356,7 +363,7 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		return nil, err
 	}
 	if runCtx.Err() == context.DeadlineExceeded {
-		return nil, engine.Errorf(engine.KindUnprocessable, "office: LibreOffice conversion to %s timed out after %s", format, timeout)
+		return nil, contract.Errorf(contract.KindUnprocessable, "office: LibreOffice conversion to %s timed out after %s", format, timeout)
 	}
 	out := filepath.Join(outDir, "document."+format)
 	fi, statErr := os.Stat(out)
@@ -365,12 +372,12 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		if runErr != nil {
 			detail = runErr.Error() + ": " + detail
 		}
-		return nil, engine.Errorf(engine.KindUnprocessable,
+		return nil, contract.Errorf(contract.KindUnprocessable,
 			"office: LibreOffice could not convert the document to %s (damaged, password-protected, not a %s file or over the %d MiB memory limit): %s",
 			format, strings.TrimPrefix(ext, "."), limit>>20, oneLine(detail))
 	}
 	if fi.Size() > maxOutput {
-		return nil, engine.Errorf(engine.KindUnprocessable, "office: converted document is %d bytes, more than %d", fi.Size(), maxOutput)
+		return nil, contract.Errorf(contract.KindUnprocessable, "office: converted document is %d bytes, more than %d", fi.Size(), maxOutput)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
@@ -26,15 +25,15 @@ const MIME = "application/vnd.openxmlformats-officedocument.presentationml.prese
 // Partitioner is the registered PPTX partitioner.
 type Partitioner struct{}
 
-var _ engine.Partitioner = Partitioner{}
+var _ contract.Partitioner = Partitioner{}
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "pptx", MIME: MIME, Extensions: []string{".pptx"},
-		ZipMembers: []contract.ZipMember{{Prefix: "ppt/presentation", Suffix: ".xml"}}, Partitioner: engine.Contract(Partitioner{})})
+		ZipMembers: []contract.ZipMember{{Prefix: "ppt/presentation", Suffix: ".xml"}}, Partitioner: Partitioner{}})
 }
 
-// Partition implements engine.Partitioner.
-func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
@@ -43,14 +42,10 @@ func errInvalid(err error) error { return opc.InvalidError("pptx", err) }
 func wrapErr(what string, err error) error { return opc.WrapError("pptx", what, err) }
 
 // Partition partitions the PPTX bytes in r.
-func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options, emit contract.Emit) error {
 	pkg, err := opc.Open(r, size)
 	if err != nil {
 		return errInvalid(err)
-	}
-	if opts == nil {
-		o := engine.DefaultOptions()
-		opts = &o
 	}
 	pres, err := opc.MainPart(pkg, "pptx", "ppt/presentation.xml")
 	if err != nil {
@@ -61,7 +56,7 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		return wrapErr("read presentation", err)
 	}
 	p := &presentation{ctx: ctx, pkg: pkg, opts: opts, emit: emit, layouts: map[string]*phSet{}}
-	start := opts.StartingPageNumber
+	start := opts.Int(contract.KeyStartingPageNumber, 1)
 	if start == 0 {
 		start = 1
 	}
@@ -74,7 +69,7 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		page := i + 1
 		// The reference tests "no break before the first slide" against its running counter,
 		// which starts at starting_page_number: from 2 on, the first slide gets one too.
-		if opts.IncludePageBreaks && page+start-1 >= 2 {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) && page+start-1 >= 2 {
 			el := element.Element{Type: element.PageBreak}
 			el.Metadata.PageNumber = element.Int(page - 1)
 			if err := emit(el); err != nil {
@@ -96,7 +91,7 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 		return firstErr // nothing readable: the document fails with why
 	}
 	if len(p.damaged) > 0 {
-		opts.Log().Warn("pptx: damaged parts skipped; the rest is kept", "parts", strings.Join(p.damaged, "; "))
+		contract.Logger(ctx).Warn("pptx: damaged parts skipped; the rest is kept", "parts", strings.Join(p.damaged, "; "))
 	}
 	return nil
 }
@@ -128,8 +123,8 @@ func slideParts(pkg *opc.Package, pres string) ([]string, error) {
 type presentation struct {
 	ctx     context.Context
 	pkg     *opc.Package
-	opts    *engine.Options
-	emit    engine.Emit
+	opts    contract.Options
+	emit    contract.Emit
 	layouts map[string]*phSet
 	// damaged names the parts that could not be read (a corrupt stream, broken markup): a
 	// slide whose part is damaged is skipped, a damaged layout or notes part is done without.
@@ -243,7 +238,7 @@ func (p *presentation) slide(part string, page int) error {
 		return err
 	}
 	p.diagrams(shapes, rels)
-	if p.opts.IncludeSlideNotes {
+	if p.opts.Bool(contract.KeyIncludeSlideNotes, true) {
 		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
 			if err := p.notes(rel.Target, page); opc.Degradable(err) {
 				p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): notes skipped", rel.Target, err))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/goldentest"
@@ -18,7 +19,8 @@ const refDir = "../../testdata/reference"
 func partitionBytes(t testing.TB, name string, data []byte, opts engine.Options) ([]element.Element, error) {
 	t.Helper()
 	var out []element.Element
-	err := Partition(context.Background(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error {
+	ctx := contract.WithLogger(context.Background(), opts.Logger)
+	err := Partition(ctx, bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -258,7 +259,7 @@ func TestDamagedSheet(t *testing.T) {
 	opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
 	var got []element.Element
 	data := book(t, [][2]string{{"One", good}, {"Two", broken}}, nil)
-	err := Partition(t.Context(), bytes.NewReader(data), int64(len(data)), &opts, func(e element.Element) error { got = append(got, e); return nil })
+	err := Partition(contract.WithLogger(t.Context(), opts.Logger), bytes.NewReader(data), int64(len(data)), opts.Keys(), func(e element.Element) error { got = append(got, e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestDamagedSheet(t *testing.T) {
 		t.Errorf("want one warning naming sheet Two:\n%s", log.String())
 	}
 	only := book(t, [][2]string{{"Two", broken}}, nil)
-	if err := Partition(t.Context(), bytes.NewReader(only), int64(len(only)), &opts, func(element.Element) error { return nil }); err == nil {
+	if err := Partition(t.Context(), bytes.NewReader(only), int64(len(only)), opts.Keys(), func(element.Element) error { return nil }); err == nil {
 		t.Error("a workbook with nothing readable succeeded")
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 )
 
@@ -34,15 +33,15 @@ const MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 // Partitioner is the registered XLSX partitioner.
 type Partitioner struct{}
 
-var _ engine.Partitioner = Partitioner{}
+var _ contract.Partitioner = Partitioner{}
 
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "xlsx", MIME: MIME, Extensions: []string{".xlsx"},
-		ZipMembers: []contract.ZipMember{{Prefix: "xl/workbook", Suffix: ".xml"}}, Partitioner: engine.Contract(Partitioner{})})
+		ZipMembers: []contract.ZipMember{{Prefix: "xl/workbook", Suffix: ".xml"}}, Partitioner: Partitioner{}})
 }
 
-// Partition implements engine.Partitioner.
-func (Partitioner) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (Partitioner) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return Partition(ctx, doc.Content, doc.Size, opts, emit)
 }
 
@@ -51,14 +50,10 @@ func errInvalid(err error) error { return opc.InvalidError("xlsx", err) }
 func wrapErr(what string, err error) error { return opc.WrapError("xlsx", what, err) }
 
 // Partition partitions the XLSX bytes in r.
-func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options, emit contract.Emit) error {
 	pkg, err := opc.Open(r, size)
 	if err != nil {
 		return errInvalid(err)
-	}
-	if opts == nil {
-		o := engine.DefaultOptions()
-		opts = &o
 	}
 	wbPart, err := opc.MainPart(pkg, "xlsx", "xl/workbook.xml")
 	if err != nil {
@@ -106,7 +101,7 @@ func Partition(ctx context.Context, r io.ReaderAt, size int64, opts *engine.Opti
 			return wrapErr("read styles", err)
 		}
 	}
-	log := opts.Log()
+	log := contract.Logger(ctx)
 	var firstErr error
 	skipped := 0
 	for i, s := range sheets {
@@ -352,7 +347,7 @@ func grow(m *block, b block) {
 // huge area would otherwise produce gigabytes of <td/>.
 const maxTableCells = 50_000_000
 
-func emitSheet(ctx context.Context, sd *sheetData, name string, page int, emit engine.Emit) error {
+func emitSheet(ctx context.Context, sd *sheetData, name string, page int, emit contract.Emit) error {
 	if len(sd.rows) == 0 {
 		return nil
 	}
@@ -387,7 +382,7 @@ func emitSheet(ctx context.Context, sd *sheetData, name string, page int, emit e
 			return err
 		}
 		if (b.r1-b.r0+1)*(b.c1-b.c0+1) > maxTableCells {
-			return &engine.Error{Kind: engine.KindUnprocessable,
+			return &contract.Error{Kind: contract.KindUnprocessable,
 				Msg: fmt.Sprintf("xlsx: sheet %s: a cell block spans more than %d cells", name, maxTableCells)}
 		}
 		// Rows of the block, each limited to the block's columns. Every row in the range has
@@ -550,7 +545,7 @@ func scalarString(v value, dt dtype) string {
 // emitDrawings emits the text of a sheet's shapes and text boxes (its drawing part's
 // xdr:txBody paragraphs) after the sheet's cells: notes and labels placed over the grid.
 // pandas, and so the reference, reads cells only.
-func emitDrawings(pkg *opc.Package, s sheetRef, page int, emit engine.Emit, damaged *[]string) error {
+func emitDrawings(pkg *opc.Package, s sheetRef, page int, emit contract.Emit, damaged *[]string) error {
 	rels, err := pkg.Rels(s.part)
 	if err != nil {
 		return nil // no relationships: no drawing

@@ -11,27 +11,27 @@ package wordproc
 
 import (
 	"context"
+	"github.com/quarrydocs/quarry/contract"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // Partition emits the elements of a parsed document: per section its header, body blocks and
 // footer (the body alone for a section-less document).
-func Partition(ctx context.Context, d *Document, opts *engine.Options, emit engine.Emit) error {
-	if len(d.Damaged) > 0 && opts != nil {
-		opts.Log().Warn("docx: damaged parts read as far as possible; the rest is kept", "parts", strings.Join(d.Damaged, "; "))
+func Partition(ctx context.Context, d *Document, opts contract.Options, emit contract.Emit) error {
+	if len(d.Damaged) > 0 {
+		contract.Logger(ctx).Warn("docx: damaged parts read as far as possible; the rest is kept", "parts", strings.Join(d.Damaged, "; "))
 	}
-	start := 1
-	if opts != nil && opts.StartingPageNumber != 0 {
-		start = opts.StartingPageNumber
+	start := opts.Int(contract.KeyStartingPageNumber, 1)
+	if start == 0 {
+		start = 1
 	}
 	e := &emitter{ctx: ctx, doc: d, emit: emit, page: 1, start: start,
-		breaks: opts != nil && opts.IncludePageBreaks}
+		breaks: opts.Bool(contract.KeyIncludePageBreaks, false)}
 	if len(d.Sections) == 0 {
 		return e.blocks(d.Body)
 	}
@@ -46,7 +46,7 @@ func Partition(ctx context.Context, d *Document, opts *engine.Options, emit engi
 type emitter struct {
 	ctx    context.Context
 	doc    *Document
-	emit   engine.Emit
+	emit   contract.Emit
 	page   int // 1-based; the engine shifts by the starting page number
 	start  int // starting page number, for odd/even section starts
 	breaks bool

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -17,7 +18,11 @@ func para(style, text string) Block {
 func run(t *testing.T, d *Document, opts *engine.Options) []element.Element {
 	t.Helper()
 	var out []element.Element
-	if err := Partition(context.Background(), d, opts, func(e element.Element) error {
+	var keys contract.Options
+	if opts != nil {
+		keys = opts.Keys()
+	}
+	if err := Partition(context.Background(), d, keys, func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	}); err != nil {
