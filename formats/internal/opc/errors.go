@@ -1,23 +1,23 @@
 package opc
 
 import (
+	"github.com/quarrydocs/quarry/contract"
 	"context"
 	"errors"
 	"fmt"
 
-	"github.com/quarrydocs/quarry/engine"
 )
 
 // InvalidError is the reference's answer for bytes that are not a package of the given format
 // ("File is not a valid docx").
 func InvalidError(format string, err error) error {
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: "File is not a valid " + format, Err: err}
+	return &contract.Error{Kind: contract.KindUnprocessable, Msg: "File is not a valid " + format, Err: err}
 }
 
 // WrapError types a failure met while reading a package (caps, corrupt streams, bad XML) as
 // unprocessable; API errors and cancellations pass unchanged.
 func WrapError(format, what string, err error) error {
-	var ee *engine.Error
+	var ee *contract.Error
 	if errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -25,7 +25,7 @@ func WrapError(format, what string, err error) error {
 	if what != "" {
 		msg = fmt.Sprintf("%s: %s: %v", format, what, err)
 	}
-	return &engine.Error{Kind: engine.KindUnprocessable, Msg: msg, Err: err}
+	return &contract.Error{Kind: contract.KindUnprocessable, Msg: msg, Err: err}
 }
 
 // MainPart returns the package's main part: the target of its officeDocument relationship, or
@@ -47,7 +47,7 @@ func MainPart(pkg *Package, format, def string) (string, error) {
 // stream, broken markup — rather than a limit, a cancellation or a typed refusal, which stay
 // errors: a document with one damaged part keeps what its other parts hold.
 func Degradable(err error) bool {
-	var ee *engine.Error
+	var ee *contract.Error
 	return err != nil && !errors.As(err, &ee) && !errors.Is(err, context.Canceled) &&
 		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTooDeep)
 }
