@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/quarrydocs/quarry/contract"
 	"strings"
+
+	"github.com/quarrydocs/quarry/contract"
 )
 
 // maxMultiparts bounds the multipart containers a message may declare. Parsing recurses once

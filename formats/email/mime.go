@@ -3,12 +3,12 @@ package email
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/quarrydocs/quarry/contract"
 	"mime"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/formats/textenc"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/quarrydocs/quarry/contract"
 	"io"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/formats/html"
 )
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/quarrydocs/quarry/contract"
 	"io"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/quarrydocs/quarry/contract"
 )
 
 // PandocTimeout bounds one pandoc conversion.

@@ -2,7 +2,6 @@ package html
 
 import (
 	"context"
-	"github.com/quarrydocs/quarry/contract"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 )
 

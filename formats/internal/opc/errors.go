@@ -1,11 +1,11 @@
 package opc
 
 import (
-	"github.com/quarrydocs/quarry/contract"
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/quarrydocs/quarry/contract"
 )
 
 // InvalidError is the reference's answer for bytes that are not a package of the given format

@@ -11,12 +11,12 @@ package wordproc
 
 import (
 	"context"
-	"github.com/quarrydocs/quarry/contract"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 )
 
