@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -36,6 +37,11 @@ func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--sandbox", "--from="+from, "--to=html",
 		"+RTS", "-M1g", "-RTS")
+	dieWithParent(cmd)
+	// The parent-death signal fires when the thread that started pandoc exits
+	// (golang.org/issue/27505): keep this goroutine on its thread until pandoc is reaped.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.WaitDelay = 5 * time.Second
 	var stderr bytes.Buffer
