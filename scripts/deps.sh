@@ -14,10 +14,12 @@ esac
 # Run time: pandoc (RTF/ORG/RST), poppler (PDF rendering for OCR), Tesseract with the language
 # packs the tests use and its headers (the OCR plugin is cgo), LibreOffice for legacy Office
 # files, libheif for HEIC images, a C compiler for the OCR plugin, util-linux for prlimit (plugin
-# memory limits), tesseract-ocr-osd for orientation detection (pages scanned sideways).
+# memory limits), tesseract-ocr-osd for orientation detection (pages scanned sideways), and the
+# PNG, JPEG and TIFF headers the OCR plugin decodes large scans a row at a time with.
 RUN_PACKAGES=(
   pandoc poppler-utils
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-kor tesseract-ocr-osd libtesseract-dev libleptonica-dev
+  libpng-dev libjpeg-dev libtiff-dev
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui
   libheif-examples
   g++ pkg-config util-linux

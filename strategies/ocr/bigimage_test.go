@@ -5,6 +5,8 @@ package ocr
 import (
 	"bufio"
 	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,10 +23,13 @@ import (
 // maxPeakKB is the resident-memory ceiling for reading a 40-megapixel colour scan.
 const maxPeakKB = 300 << 10
 
-// TestLargeImageMemory reads a generated 40-megapixel colour PNG (10,973 × 3,570, the size of
+// TestLargeImageMemory reads generated 40-megapixel colour PNGs (10,973 × 3,570, the size of
 // a wide engineering scan) in a fresh process, the way the OCR plugin does, and bounds that
 // process's peak resident memory (VmHWM): the page must not be held as several full-size
-// copies (a 32-bit colour raster alone is 157 MB).
+// copies (a 32-bit colour raster alone is 157 MB), nor Tesseract's working memory grow with
+// the whole page. "sparse" has five lines of text; "dense" is covered with text edge to edge
+// (about 4,000 words), where Tesseract's own structures dominate; "sparse tiff" is the sparse
+// page as a deflated RGB TIFF.
 func TestLargeImageMemory(t *testing.T) {
 	if path := os.Getenv("QUARRY_BIGIMAGE_CHILD"); path != "" {
 		largeImageChild(t, path)
@@ -34,24 +39,62 @@ func TestLargeImageMemory(t *testing.T) {
 		t.Skip("40-megapixel OCR")
 	}
 	page := textPage(t, osdLines)
-	const w, h = 10973, 3570
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := range img.Pix {
-		img.Pix[i] = 255
+	for _, c := range []struct {
+		name        string
+		dense, tiff bool
+	}{{"sparse", false, false}, {"dense", true, false}, {"sparse tiff", false, true}} {
+		name, dense := c.name, c.dense
+		t.Run(name, func(t *testing.T) {
+			const w, h = 10973, 3570
+			img := image.NewNRGBA(image.Rect(0, 0, w, h))
+			for i := range img.Pix {
+				img.Pix[i] = 255
+			}
+			pb := page.Bounds()
+			at := []image.Point{{400, 600}}
+			if dense {
+				at = nil
+				for y := 20; y+pb.Dy() <= h; y += pb.Dy() - 60 {
+					for x := 20; x+pb.Dx() <= w; x += pb.Dx() {
+						at = append(at, image.Pt(x, y))
+					}
+				}
+			}
+			for _, o := range at {
+				for y := 0; y < pb.Dy(); y++ {
+					for x := 0; x < pb.Dx(); x++ {
+						v := page.GrayAt(x, y).Y
+						if v < 255 {
+							img.SetNRGBA(x+o.X, y+o.Y, color.NRGBA{v, v / 2, v, 255}) // dark text on white, tinted
+						}
+					}
+				}
+			}
+			file, data := "wide.tiff", []byte(nil)
+			if c.tiff {
+				data = colourTIFF(t, []*image.NRGBA{img})
+			} else {
+				var buf bytes.Buffer
+				if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+					t.Fatal(err)
+				}
+				file, data = "wide.png", buf.Bytes()
+			}
+			img = nil
+			peak, _ := largeImagePeak(t, file, data)
+			t.Logf("peak resident memory reading a %d×%d colour image (%s): %d MB", w, h, name, peak>>10)
+			if peak > maxPeakKB {
+				t.Errorf("peak %d MB, more than %d MB", peak>>10, maxPeakKB>>10)
+			}
+		})
 	}
-	pb := page.Bounds()
-	for y := 0; y < pb.Dy(); y++ {
-		for x := 0; x < pb.Dx(); x++ {
-			v := page.GrayAt(x, y).Y
-			img.SetNRGBA(x+400, y+600, color.NRGBA{v, v / 2, v, 255}) // dark text on white, tinted
-		}
-	}
-	path := filepath.Join(t.TempDir(), "wide.png")
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+}
+
+// largeImagePeak reads a document with hi_res in a child process and returns the child's peak
+// resident memory in KB and the number of pages on which it read the test text.
+func largeImagePeak(t *testing.T, name string, data []byte, env ...string) (peakKB, pages int) {
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	exe, err := os.Executable()
@@ -59,25 +102,143 @@ func TestLargeImageMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^TestLargeImageMemory$", "-test.v")
-	cmd.Env = append(os.Environ(), "QUARRY_BIGIMAGE_CHILD="+path)
+	cmd.Env = append(append(os.Environ(), env...), "QUARRY_BIGIMAGE_CHILD="+path)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
-	peak := -1
+	peakKB, pages = -1, -1
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "PEAK_KB="); ok {
-			peak, _ = strconv.Atoi(v)
+		l := strings.TrimSpace(sc.Text())
+		if v, ok := strings.CutPrefix(l, "PEAK_KB="); ok {
+			peakKB, _ = strconv.Atoi(v)
+		}
+		if v, ok := strings.CutPrefix(l, "PAGES_READ="); ok {
+			pages, _ = strconv.Atoi(v)
 		}
 	}
-	if peak < 0 {
+	if peakKB < 0 {
 		t.Fatalf("child reported no peak:\n%s", out)
 	}
-	t.Logf("peak resident memory reading a %d×%d colour PNG: %d MB", w, h, peak>>10)
-	if peak > maxPeakKB {
-		t.Errorf("peak %d MB, more than %d MB", peak>>10, maxPeakKB>>10)
+	return peakKB, pages
+}
+
+// TestMultiPageTIFFMemory: a multi-page colour TIFF is decoded a page at a time (a scanline
+// at a time), and the pages in flight are bounded by the workers, not the document: with one
+// worker, reading ten 8-megapixel colour pages (a 300 DPI scan) peaks within four grey pages
+// (33 MB: the collector's timing moves the peak by about two) of reading two, where holding
+// every page would add 66 MB of grey (264 MB of 32-bit colour).
+func TestMultiPageTIFFMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-page OCR")
 	}
+	page := textPage(t, osdLines)
+	const w, h = 3300, 2500
+	frame := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := range frame.Pix {
+		frame.Pix[i] = 255
+	}
+	pb := page.Bounds()
+	for y := 0; y < pb.Dy(); y++ {
+		for x := 0; x < pb.Dx(); x++ {
+			if v := page.GrayAt(x, y).Y; v < 255 {
+				frame.SetNRGBA(x+300, y+400, color.NRGBA{v, v / 2, v, 255})
+			}
+		}
+	}
+	peaks := map[int]int{}
+	for _, n := range []int{2, 10} {
+		frames := make([]*image.NRGBA, n)
+		for i := range frames {
+			frames[i] = frame
+		}
+		peak, pages := largeImagePeak(t, "pages.tiff", colourTIFF(t, frames), "QUARRY_OCR_WORKERS=1")
+		if pages != n {
+			t.Errorf("%d frames: text read on %d pages", n, pages)
+		}
+		peaks[n] = peak
+		t.Logf("%d colour frames of %d×%d: peak %d MB", n, w, h, peak>>10)
+	}
+	if grew := peaks[10] - peaks[2]; grew > 4*(w*h)>>10 {
+		t.Errorf("ten pages peak %d MB above two: more than four grey pages (%d MB)", grew>>10, 4*(w*h)>>20)
+	}
+	if peaks[10] > maxPeakKB {
+		t.Errorf("ten pages peak %d MB", peaks[10]>>10)
+	}
+}
+
+// colourTIFF writes frames as one deflate-compressed 8-bit RGB TIFF, 16 rows a strip.
+func colourTIFF(t *testing.T, frames []*image.NRGBA) []byte {
+	var buf bytes.Buffer
+	le := binary.LittleEndian
+	buf.Write([]byte{'I', 'I', 42, 0, 8, 0, 0, 0})
+	const rowsPerStrip = 16
+	for f, img := range frames {
+		w, h := img.Bounds().Dx(), img.Bounds().Dy()
+		var strips [][]byte
+		row := make([]byte, 3*w)
+		for y0 := 0; y0 < h; y0 += rowsPerStrip {
+			var z bytes.Buffer
+			zw := zlib.NewWriter(&z)
+			for y := y0; y < min(y0+rowsPerStrip, h); y++ {
+				for x := range w {
+					copy(row[3*x:], img.Pix[y*img.Stride+4*x:][:3])
+				}
+				zw.Write(row)
+			}
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			strips = append(strips, z.Bytes())
+		}
+		// Layout: IFD, BitsPerSample values, strip offsets, strip byte counts, strip data.
+		const entries = 10
+		ifdAt := buf.Len()
+		bpsAt := ifdAt + 2 + entries*12 + 4
+		offsAt := bpsAt + 6
+		countsAt := offsAt + 4*len(strips)
+		dataAt := countsAt + 4*len(strips)
+		size := 0
+		for _, s := range strips {
+			size += len(s)
+		}
+		next := 0
+		if f < len(frames)-1 {
+			next = dataAt + size
+		}
+		e := func(tag, typ uint16, count, val uint32) {
+			binary.Write(&buf, le, tag)
+			binary.Write(&buf, le, typ)
+			binary.Write(&buf, le, count)
+			binary.Write(&buf, le, val)
+		}
+		binary.Write(&buf, le, uint16(entries))
+		e(256, 4, 1, uint32(w))                          // ImageWidth
+		e(257, 4, 1, uint32(h))                          // ImageLength
+		e(258, 3, 3, uint32(bpsAt))                      // BitsPerSample: 8, 8, 8
+		e(259, 3, 1, 8)                                  // Compression: deflate
+		e(262, 3, 1, 2)                                  // Photometric: RGB
+		e(273, 4, uint32(len(strips)), uint32(offsAt))   // StripOffsets
+		e(277, 3, 1, 3)                                  // SamplesPerPixel
+		e(278, 4, 1, rowsPerStrip)                       // RowsPerStrip
+		e(279, 4, uint32(len(strips)), uint32(countsAt)) // StripByteCounts
+		e(284, 3, 1, 1)                                  // PlanarConfiguration: contiguous
+		binary.Write(&buf, le, uint32(next))
+		binary.Write(&buf, le, [3]uint16{8, 8, 8})
+		at := dataAt
+		for _, s := range strips {
+			binary.Write(&buf, le, uint32(at))
+			at += len(s)
+		}
+		for _, s := range strips {
+			binary.Write(&buf, le, uint32(len(s)))
+		}
+		for _, s := range strips {
+			buf.Write(s)
+		}
+	}
+	return buf.Bytes()
 }
 
 func largeImageChild(t *testing.T, path string) {
@@ -87,17 +248,22 @@ func largeImageChild(t *testing.T, path string) {
 	}
 	opts := engine.DefaultOptions()
 	opts.Strategy = "hi_res"
-	els, err := engine.Partition(t.Context(), engine.NewDocument("wide.png", data), opts)
+	els, err := engine.Partition(t.Context(), engine.NewDocument(filepath.Base(path), data), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var text []string
+	pages := map[int]bool{}
 	for _, e := range els {
 		text = append(text, e.Text)
+		if strings.Contains(e.Text, "warehouse inventory") && e.Metadata.PageNumber != nil {
+			pages[*e.Metadata.PageNumber] = true
+		}
 	}
 	if all := strings.Join(text, " "); !strings.Contains(all, "warehouse inventory") {
 		t.Errorf("text not read: %q", all)
 	}
+	os.Stdout.WriteString("PAGES_READ=" + strconv.Itoa(len(pages)) + "\n")
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Skip("no /proc")

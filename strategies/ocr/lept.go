@@ -109,6 +109,13 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 	if len(data) == 0 {
 		return nil, errors.New("empty image")
 	}
+	// The header first: a decompression bomb is refused before any decoder allocates for it.
+	if err := scan.CheckSize(data, frame); err != nil {
+		return nil, err
+	}
+	if img, ok, err := decodeTIFFGrey(data, frame); ok {
+		return img, err
+	}
 	if frame < 0 {
 		if img, ok, err := decodePNGGrey(data); ok {
 			return img, err

@@ -4,6 +4,7 @@ package ocr
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/image/tiff"
 )
 
 // TestPNGRowDecoder: colour PNGs decoded row by row give exactly the grey pixels of
@@ -103,5 +106,60 @@ func TestJPEGRowDecoder(t *testing.T) {
 	jpeg.Encode(&grey, greyPattern(w, h, false), nil)
 	if _, ok, _ := decodeJPEGGrey(grey.Bytes()); ok {
 		t.Error("grey JPEG taken by the scanline decoder")
+	}
+}
+
+// TestTIFFRowDecoder: 8-bit grey and colour TIFF frames decoded a scanline at a time give
+// exactly leptonica's grey pixels, uncompressed and deflated, in a multi-frame file too;
+// bilevel frames are left to leptonica.
+func TestTIFFRowDecoder(t *testing.T) {
+	const w, h = 53, 29
+	rgba := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			rgba.SetNRGBA(x, y, color.NRGBA{uint8(x * 5), uint8(y * 9), uint8(x*y + 40), 255})
+		}
+	}
+	grey := greyPattern(w, h, false)
+	for _, src := range []image.Image{rgba, grey} {
+		for _, comp := range []tiff.CompressionType{tiff.Uncompressed, tiff.Deflate} {
+			var buf bytes.Buffer
+			if err := tiff.Encode(&buf, src, &tiff.Options{Compression: comp}); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%T compression %d", src, comp)
+			got, ok, err := decodeTIFFGrey(buf.Bytes(), 0)
+			if !ok || err != nil {
+				t.Fatalf("%s: not decoded (ok=%v, err=%v)", name, ok, err)
+			}
+			want, err := decodeLeptonica(buf.Bytes(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Bounds() != want.Bounds() || !bytes.Equal(got.Pix, want.Pix) {
+				t.Errorf("%s: scanline decoder and leptonica differ", name)
+			}
+		}
+	}
+	// The second frame of a two-frame file is the second page.
+	two := twoFrameTIFF(grey.Pix, w, h)
+	got, ok, err := decodeTIFFGrey(two, 1)
+	if !ok || err != nil || !bytes.Equal(got.Pix, grey.Pix) {
+		t.Errorf("frame 1: ok=%v err=%v", ok, err)
+	}
+	if _, ok, _ := decodeTIFFGrey(two, 2); ok {
+		t.Error("a third frame of a two-frame TIFF claimed")
+	}
+	// A bilevel TIFF (Go's encoder writes a black-and-white paletted image at 1 bit).
+	bw := image.NewPaletted(image.Rect(0, 0, w, h), color.Palette{color.Black, color.White})
+	var buf bytes.Buffer
+	if err := tiff.Encode(&buf, bw, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := decodeTIFFGrey(buf.Bytes(), 0); ok {
+		t.Error("bilevel TIFF taken by the scanline decoder")
+	}
+	if _, ok, _ := decodeTIFFGrey([]byte("II*\x00\x08\x00\x00\x00"), 0); ok {
+		t.Error("truncated TIFF claimed")
 	}
 }

@@ -291,12 +291,11 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	}
 	clean, mask := scan.RemoveRules(img, tables)
 	bilevel := scan.IsBilevel(img)
-	input := scan.EncodeForOCR(clean, bilevel)
 	// The client is taken once the page is ready: a client still loading its models (the
 	// plugin's warm-up) finishes while the page is decoded.
 	t := o.client()
 	defer o.release(t)
-	words, err := t.recognize(input, langs)
+	words, err := t.read(clean, bilevel, 1, langs)
 	if err != nil {
 		return pageResult{err: err}
 	}
@@ -307,11 +306,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
 	if scale == 0 {
 		if zoom = scan.ZoomFor(words); zoom > 1 {
-			big := scan.Resize(clean, zoom)
-			if more, err := t.recognize(scan.EncodeForOCR(big, false), langs); err == nil { // resampling makes grey
-				for i := range more {
-					more[i].Box = scan.Unzoom(more[i].Box, zoom, img.Bounds())
-				}
+			if more, err := t.read(clean, false, zoom, langs); err == nil {
 				words = more
 			}
 		}

@@ -125,17 +125,18 @@ func (s *pdfSource) close() {
 
 func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, error) {
 	num := strconv.Itoa(n)
-	cmd := sdk.Command(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(s.dpi), "-f", num, "-l", num, s.path)
+	dpi := s.dpi
 	var out, stderr bytes.Buffer
 	// Room for the whole greymap up front: grown by doubling, a 300 DPI page (8 MB) would be
 	// copied several times on its way in. The media box is a guess (pdftoppm renders the crop
-	// box), so the buffer may still grow or be a little large.
+	// box), so the buffer may still grow or be a little large. A page too large for
+	// scan.MaxRenderPixels at this resolution (a poster, a bogus media box) is rendered at the
+	// resolution that fits rather than refused or rendered at gigapixels.
 	if w, h := s.doc.PageSize(n); w > 0 && h > 0 {
-		px := (w*float64(s.dpi)/72 + 2) * (h*float64(s.dpi)/72 + 2)
-		if px < scan.MaxPixels {
-			out.Grow(int(px) + 64)
-		}
+		dpi = scan.FitDPI(dpi, w, h, scan.MaxRenderPixels)
+		out.Grow(int(scan.RenderPixels(dpi, w, h)) + 64)
 	}
+	cmd := sdk.Command(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(dpi), "-f", num, "-l", num, s.path)
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -151,7 +152,7 @@ func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, er
 	if err != nil {
 		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
 	}
-	return img, float64(s.dpi) / 72, nil
+	return img, float64(dpi) / 72, nil
 }
 
 // heicToPNG converts HEIC with libheif's heif-convert (Debian libheif-examples) in a

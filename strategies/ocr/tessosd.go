@@ -110,7 +110,7 @@ func (t *tesseract) upright(img, clean *image.Gray, mask *scan.RuleMask, words [
 	}
 	turned := scan.Rotate(img, q)
 	c2, m2 := scan.RemoveRules(turned, tables)
-	w2, err := t.recognize(scan.EncodeForOCR(c2, bilevel), langs)
+	w2, err := t.read(c2, bilevel, 1, langs)
 	if err != nil || scan.MeanConf(w2) <= scan.MeanConf(words) {
 		return img, clean, mask, words
 	}

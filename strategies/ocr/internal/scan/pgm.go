@@ -5,12 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"strconv"
 )
 
 // MaxPixels bounds a page image (about 24000 × 24000); a bigger one is refused rather than
 // allocated.
 const MaxPixels = 600 << 20
+
+// MaxRenderPixels bounds a rendered PDF page (an A0 poster at 300 DPI is 139 megapixels): a
+// larger page is rendered at a lower resolution, so that the page, which is held whole while
+// it is read, stays within memory a server can give it.
+const MaxRenderPixels = 150 << 20
+
+// RenderPixels is the number of pixels pdftoppm makes of a w × h point page at dpi (each side
+// rounded up, with a pixel to spare).
+func RenderPixels(dpi int, w, h float64) float64 {
+	return (w*float64(dpi)/72 + 2) * (h*float64(dpi)/72 + 2)
+}
+
+// FitDPI is dpi, or the highest lower resolution at which a w × h point page renders to at
+// most limit pixels (1 at the least).
+func FitDPI(dpi int, w, h, limit float64) int {
+	for dpi > 1 && RenderPixels(dpi, w, h) > limit {
+		dpi = max(1, min(dpi-1, int(float64(dpi)*math.Sqrt(limit/RenderPixels(dpi, w, h)))))
+	}
+	return dpi
+}
 
 // ParsePGM reads a binary 8-bit PGM (P5) as produced by pdftoppm -gray. The image shares b's
 // pixel bytes: a page is not copied.

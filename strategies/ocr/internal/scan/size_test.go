@@ -1,0 +1,187 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"testing"
+)
+
+// bombPNG is a valid PNG signature and header declaring w × h grey pixels, with one tiny
+// compressed data chunk: a few dozen bytes that a decoder would expand to w*h bytes.
+func bombPNG(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		b.WriteString(typ)
+		b.Write(data)
+		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr, w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8] = 8 // bit depth; colour type 0 (grey)
+	chunk("IHDR", ihdr)
+	chunk("IDAT", []byte{0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01})
+	chunk("IEND", nil)
+	return b.Bytes()
+}
+
+// tiffFile is a TIFF of the given frames' sizes (no pixel data: only the directories matter
+// here), in byte order bo, classic or BigTIFF.
+func tiffFile(bo binary.ByteOrder, big bool, sizes [][2]uint32) []byte {
+	var b bytes.Buffer
+	if bo == binary.ByteOrder(binary.LittleEndian) {
+		b.WriteString("II")
+	} else {
+		b.WriteString("MM")
+	}
+	put16 := func(v uint16) { binary.Write(&b, bo, v) }
+	put32 := func(v uint32) { binary.Write(&b, bo, v) }
+	put64 := func(v uint64) { binary.Write(&b, bo, v) }
+	if big {
+		put16(43)
+		put16(8)
+		put16(0)
+		put64(16)
+	} else {
+		put16(42)
+		put32(8)
+	}
+	for i, s := range sizes {
+		last := i == len(sizes)-1
+		if big {
+			put64(2)
+			for k, v := range s {
+				put16(uint16(256 + k))
+				put16(16) // LONG8
+				put64(1)
+				put64(uint64(v))
+			}
+			next := uint64(b.Len() + 8)
+			if last {
+				next = 0
+			}
+			put64(next)
+			continue
+		}
+		put16(2)
+		put16(256)
+		put16(3) // SHORT width
+		put32(1)
+		put16(uint16(min(s[0], 65535)))
+		put16(0)
+		put16(257)
+		put16(4) // LONG length
+		put32(1)
+		put32(s[1])
+		next := uint32(b.Len() + 4)
+		if last {
+			next = 0
+		}
+		put32(next)
+	}
+	return b.Bytes()
+}
+
+func TestImageSize(t *testing.T) {
+	small := image.NewGray(image.Rect(0, 0, 37, 21))
+	var pngB, jpgB, gifB bytes.Buffer
+	png.Encode(&pngB, small)
+	jpeg.Encode(&jpgB, small, nil)
+	gif.Encode(&gifB, small, nil)
+	cases := []struct {
+		name string
+		data []byte
+		w, h int
+	}{
+		{"png", pngB.Bytes(), 37, 21},
+		{"jpeg", jpgB.Bytes(), 37, 21},
+		{"gif", gifB.Bytes(), 37, 21},
+		{"pgm", []byte("P5\n# comment\n37 21\n255\n"), 37, 21},
+		{"tiff le", tiffFile(binary.LittleEndian, false, [][2]uint32{{37, 21}}), 37, 21},
+		{"tiff be", tiffFile(binary.BigEndian, false, [][2]uint32{{37, 21}}), 37, 21},
+		{"bigtiff", tiffFile(binary.LittleEndian, true, [][2]uint32{{37, 21}}), 37, 21},
+	}
+	for _, c := range cases {
+		w, h, ok := ImageSize(c.data, -1)
+		if !ok || w != c.w || h != c.h {
+			t.Errorf("%s: %d × %d (%v), want %d × %d", c.name, w, h, ok, c.w, c.h)
+		}
+		if err := CheckSize(c.data, -1); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	// The frame asked for, not the first.
+	multi := tiffFile(binary.BigEndian, false, [][2]uint32{{10, 10}, {20, 30}, {40, 50}})
+	for frame, want := range [][2]int{{10, 10}, {20, 30}, {40, 50}} {
+		if w, h, ok := ImageSize(multi, frame); !ok || w != want[0] || h != want[1] {
+			t.Errorf("frame %d: %d × %d (%v)", frame, w, h, ok)
+		}
+	}
+	if _, _, ok := ImageSize(multi, 3); ok {
+		t.Error("frame past the last read")
+	}
+	if _, _, ok := ImageSize([]byte("not an image at all"), -1); ok {
+		t.Error("text read as an image")
+	}
+}
+
+// A small file declaring 100,000 × 100,000 pixels is refused from its header, whatever the
+// format and whichever TIFF frame declares it.
+func TestCheckSizeRefusesBombs(t *testing.T) {
+	var jpgB bytes.Buffer
+	jpeg.Encode(&jpgB, image.NewGray(image.Rect(0, 0, 8, 8)), nil)
+	jb := jpgB.Bytes()
+	if i := bytes.Index(jb, []byte{0xff, 0xc0}); i >= 0 { // SOF0: height, width at +5, +7
+		binary.BigEndian.PutUint16(jb[i+5:], 65000)
+		binary.BigEndian.PutUint16(jb[i+7:], 65000)
+	} else {
+		t.Fatal("no SOF0 marker")
+	}
+	bombs := map[string][]byte{
+		"png":          bombPNG(100000, 100000),
+		"jpeg":         jb,
+		"pgm":          []byte("P5 100000 100000 255\n"),
+		"tiff":         tiffFile(binary.LittleEndian, false, [][2]uint32{{65535, 100000}}),
+		"bigtiff":      tiffFile(binary.BigEndian, true, [][2]uint32{{100000, 100000}}),
+		"tiff frame 2": tiffFile(binary.LittleEndian, false, [][2]uint32{{100, 100}, {60000, 60000}}),
+	}
+	for name, data := range bombs {
+		frame := -1
+		if name == "tiff frame 2" {
+			frame = 1
+		}
+		err := CheckSize(data, frame)
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s (%d bytes): err = %v, want too large", name, len(data), err)
+		}
+	}
+	if err := CheckSize(tiffFile(binary.LittleEndian, false, [][2]uint32{{100, 100}, {60000, 60000}}), 0); err != nil {
+		t.Errorf("small first frame refused: %v", err)
+	}
+}
+
+func TestFitDPI(t *testing.T) {
+	const letterW, letterH = 612, 792
+	if got := FitDPI(300, letterW, letterH, MaxRenderPixels); got != 300 {
+		t.Errorf("Letter at 300 DPI lowered to %d", got)
+	}
+	// A 200-inch square page (PDF's largest) at 300 DPI would be 3.6 gigapixels.
+	got := FitDPI(300, 14400, 14400, MaxRenderPixels)
+	if px := RenderPixels(got, 14400, 14400); px > MaxRenderPixels || got < 50 {
+		t.Errorf("poster: %d DPI, %.0f pixels", got, px)
+	}
+	if next := RenderPixels(got+1, 14400, 14400); next <= MaxRenderPixels {
+		t.Errorf("poster: %d DPI is not the highest that fits", got)
+	}
+	if got := FitDPI(300, 1e9, 1e9, MaxRenderPixels); got != 1 {
+		t.Errorf("absurd page: %d DPI", got)
+	}
+}
