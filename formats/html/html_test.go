@@ -87,8 +87,14 @@ func TestBlocks(t *testing.T) {
 		{"bullet paragraph", "<div>• bulleted text</div><p>•</p>", []short{{element.ListItem, "bulleted text", 0}}},
 		{"div runs", "<div>before<p>inside para</p>after it</div>",
 			[]short{{element.UncategorizedText, "before", -1}, {element.UncategorizedText, "inside para", -1}, {element.UncategorizedText, "after it", -1}}},
-		{"removed", "<nav>menu</nav><form>f<input>x</form><p>alpha <button>btn</button>beta</p><script>var x</script><dl><dt>t</dt><dd>d</dd></dl><!-- c --><p>a<del>zz</del>b</p>",
+		{"removed", "<nav>menu</nav><form>f<input>x</form><p>alpha <button>btn</button>beta</p><script>var x</script><!-- c --><p>a<del>zz</del>b</p>",
 			[]short{{element.UncategorizedText, "alpha beta", -1}, {element.UncategorizedText, "ab", -1}}},
+		{"definitions, figures and details kept", "<dl><dt>ffi_prep_cif</dt><dd>Prepares a call interface.</dd></dl>" +
+			"<figure><img src=\"a.png\" alt=\"\"><figcaption>Figure 1. The layout</figcaption></figure>" +
+			"<details><summary>More</summary><p>Hidden by default.</p></details>",
+			[]short{{element.UncategorizedText, "ffi_prep_cif", -1}, {element.NarrativeText, "Prepares a call interface.", -1},
+				{element.Image, "", -1}, {element.UncategorizedText, "Figure 1. The layout", -1}, {element.UncategorizedText, "More", -1},
+				{element.NarrativeText, "Hidden by default.", -1}}},
 		{"br", "<p>line one<br>line two</p>", []short{{element.UncategorizedText, "line one line two", -1}}},
 		{"pre", "<pre>\n  code\n    indented\n</pre>", []short{{element.CodeSnippet, "  code\n    indented", -1}}},
 		{"email", "<p>someone@example.com</p>", []short{{element.EmailAddress, "someone@example.com", -1}}},

@@ -45,7 +45,13 @@ func kindOf(n *nethtml.Node) kind {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Center, atom.Div,
 		atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Section, atom.P:
 		return kFlow
-	case atom.Ol, atom.Ul:
+	// Deliberate difference: the reference drops definition lists, figures and disclosure
+	// widgets with their content. They hold document text — glossaries, API references, the
+	// field and definition lists pandoc makes of reStructuredText and Markdown, captions — so
+	// here each term, definition, caption or summary is a paragraph of its own.
+	case atom.Dt, atom.Dd, atom.Details, atom.Summary, atom.Figure, atom.Figcaption:
+		return kFlow
+	case atom.Ol, atom.Ul, atom.Dl:
 		return kList
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		return kHeading
@@ -57,8 +63,7 @@ func kindOf(n *nethtml.Node) kind {
 		return kTable
 	case atom.Img:
 		return kImage
-	case atom.Nav, atom.Form, atom.Details, atom.Summary, atom.Figure, atom.Hr, atom.Dl, atom.Dt,
-		atom.Dd, atom.Template, atom.Input:
+	case atom.Nav, atom.Form, atom.Hr, atom.Template, atom.Input:
 		return kRemovedBlock
 	case atom.Button, atom.Label:
 		return kRemovedPhrasing
