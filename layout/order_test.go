@@ -320,3 +320,45 @@ func TestHangingPunctuationKeepsParagraphs(t *testing.T) {
 		pdftest.Text("F1", 10, 307, 604, "of questions and contexts, which are expensive to collect.")
 	wantOrder(t, c, "P1", "P2")
 }
+
+// Rows read across, not down: a signature block under a title is rows, as is a grid of prose cells ruled
+// between its rows that the table finder leaves as text; a running head at the top right is
+// read before the title at the left under it (two lines each: pieces side by side in no
+// columns); a heading of two lines over a full-width list after two columns leads the list.
+func TestOrderRowsAndHeads(t *testing.T) {
+	t.Run("signature block", func(t *testing.T) {
+		c := pdftest.Text("F2", 14, 72, 740, "T1 Signatures of the Registrant") +
+			pdftest.Text("F1", 10, 72, 700, "K1 Date:") + pdftest.Text("F1", 10, 250, 700, "V1 October 26, 2023") +
+			pdftest.Text("F1", 10, 72, 680, "K2 By:") + pdftest.Text("F1", 10, 250, 680, "V2 /s/ Chief Financial Officer")
+		wantOrder(t, c, "T1", "K1", "V1", "K2", "V2")
+	})
+	t.Run("ruled grid of prose", func(t *testing.T) {
+		var c strings.Builder
+		c.WriteString(heading(740, "T1"))
+		y := 700.0
+		for r := 1; r <= 3; r++ {
+			fmt.Fprintf(&c, "0.6 w 72 %g m 540 %g l S\n", y+14, y+14)
+			a, _ := para(76, y, fmt.Sprintf("A%d", r), 3, 40)
+			b, _ := para(316, y, fmt.Sprintf("B%d", r), 3, 40)
+			c.WriteString(a + b)
+			y -= 60
+		}
+		fmt.Fprintf(&c, "72 %g m 540 %g l S\n", y+14, y+14)
+		wantOrder(t, c.String(), "T1", "A1", "B1", "A2", "B2", "A3", "B3")
+	})
+	t.Run("running head and title", func(t *testing.T) {
+		c := pdftest.Text("F1", 8, 440, 770, "H1 Quarterly Report") + pdftest.Text("F1", 8, 440, 761, "of the Company") +
+			pdftest.Text("F2", 16, 72, 730, "T1 A Quarter") + pdftest.Text("F2", 16, 72, 712, "in Review") +
+			func() string { s, _ := para(72, 680, "P1", 3, 90); return s }()
+		wantOrder(t, c, "H1", "T1", "P1")
+	})
+	t.Run("heading over a full-width list", func(t *testing.T) {
+		l, _ := column(72, 720, "L", 42, 4, 3)
+		r, _ := column(320, 720, "R", 42, 4, 4)
+		c := l + r + pdftest.Text("F2", 12, 72, 600, "T2 Key Developments") + pdftest.Text("F2", 12, 72, 586, "of the Quarter")
+		for i, y := range []float64{570, 556} {
+			c += pdftest.Text("F1", 10, 72, y, fmt.Sprintf("- B%d an item of the list that runs across the whole width of the page, both columns", i+1))
+		}
+		wantOrder(t, c, "L1", "L2", "R1", "R2", "T2", "B1", "B2")
+	})
+}

@@ -3,6 +3,8 @@ package layout
 import (
 	"cmp"
 	"slices"
+
+	"github.com/quarrydocs/quarry/pdf"
 )
 
 // xyCut orders regions by recursive XY-cut: a region set is cut at a vertical gutter (a gap at
@@ -12,7 +14,7 @@ import (
 // line up from being interleaved; a full-width heading or figure crosses the gutter, so the
 // page is first cut into bands above and below it, and the bands between two such crossings
 // are joined again into one run of columns (columnRuns) before they are cut at their gutter.
-func xyCut(rs []region, gutter float64) []int {
+func xyCut(rs []region, gutter float64, rules []hrule) []int {
 	idx := make([]int, len(rs))
 	for i := range idx {
 		idx[i] = i
@@ -32,7 +34,7 @@ func xyCut(rs []region, gutter float64) []int {
 			return
 		}
 		if parts := split(rs, ids, false, 0.5); len(parts) > 1 {
-			runs := columnRuns(rs, parts, gutter)
+			runs := columnRuns(rs, parts, gutter, rules)
 			if len(runs) == 1 {
 				// Every band joins one run of columns, yet the whole set has no gutter:
 				// cannot happen (the union of the bands is the set); read the bands.
@@ -62,27 +64,136 @@ func cmpTopLeft(a, b box) int {
 // columns between two full-width crossings (title, figure, table, a page number in the
 // gutter) are read one after the other instead of band by band, wherever their paragraph
 // gaps happen to line up. A band that leaves the run no gutter (it crosses it, or its columns
-// sit elsewhere) starts a new run, and so does a band with something set inside a gutter of
-// the run and touching none of its columns (a page number or a mark centred between the
-// columns at the foot), which is read after the columns, not between them. The x-projection of a run is kept as merged intervals, so
-// each band costs its own size plus the run's few columns.
-func columnRuns(rs []region, bands [][]int, gutter float64) [][]int {
+// sit elsewhere) starts a new run, and so do:
+//   - a band with something set inside a gutter of the run and touching none of its columns
+//     (a page number or a mark centred between the columns at the foot), read after them;
+//   - a band with a column of single lines only, or a band after a run of such bands: rows
+//     of a form, a table of contents, a list of exhibits, a signature block, a running foot,
+//     where a band is a row read across (a label, an item number or a page number beside its
+//     text), whereas columns of running text hold paragraphs of several lines on every side;
+//   - a band below a horizontal rule drawn across a gutter of the run: rows of a ruled grid
+//     the table finder did not take (cells of prose), read row by row;
+//   - a single-column band after a single-column run (a running head at the top right, then
+//     a title at the left): two pieces side by side in no columns are read top to bottom;
+//   - a single-column band nearer to a band below it that crosses the run's gutter than to
+//     the run (a heading over a full-width list or table): it leads what follows, not the
+//     column it happens to sit over.
+//
+// The x-projection of a run is kept as merged intervals, so each band costs its own size
+// plus the run's few columns.
+func columnRuns(rs []region, bands [][]int, gutter float64, rules []hrule) [][]int {
+	covers := make([][][2]float64, len(bands))
+	tops, bottoms := make([]float64, len(bands)), make([]float64, len(bands))
+	rowLike := make([]bool, len(bands))
+	for i, b := range bands {
+		covers[i] = projection(rs, b, gutter)
+		// A column of the band holding a paragraph, a table or a picture.
+		full := make([]bool, len(covers[i]))
+		for _, k := range b {
+			if len(rs[k].lines) == 1 {
+				continue
+			}
+			for c, iv := range covers[i] {
+				if rs[k].b.x0 >= iv[0] && rs[k].b.x0 <= iv[1] {
+					full[c] = true
+				}
+			}
+		}
+		rowLike[i] = slices.Contains(full, false)
+		tops[i], bottoms[i] = rs[b[0]].b.y0, rs[b[0]].b.y1
+		for _, k := range b {
+			tops[i], bottoms[i] = min(tops[i], rs[k].b.y0), max(bottoms[i], rs[k].b.y1)
+		}
+	}
+	union := func(a, b [][2]float64) [][2]float64 {
+		return mergeSpans(append(slices.Clone(a), b...), gutter)
+	}
 	var runs [][]int
 	var cover [][2]float64
-	for _, b := range bands {
-		bc := projection(rs, b, gutter)
-		if len(runs) > 0 && !inGutter(bc, cover) {
-			if u := mergeSpans(append(slices.Clone(cover), bc...), gutter); len(u) > 1 {
+	runBottom, runRows := 0.0, false
+	for i, b := range bands {
+		bc := covers[i]
+		if len(runs) > 0 && !rowLike[i] && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) {
+			u := union(cover, bc)
+			leads := len(bc) == 1 && i+1 < len(bands) && len(union(u, covers[i+1])) == 1 &&
+				tops[i+1]-bottoms[i] < tops[i]-runBottom
+			if len(u) > 1 && !leads && !ruledAcross(rules, bottoms[i-1], tops[i], u) {
 				runs[len(runs)-1] = append(runs[len(runs)-1], b...)
-				cover = u
+				cover, runBottom = u, max(runBottom, bottoms[i])
 				continue
 			}
 		}
 		// A copy: the bands share one backing array, which appending to a run would overwrite.
 		runs = append(runs, slices.Clone(b))
-		cover = bc
+		cover, runBottom, runRows = bc, bottoms[i], rowLike[i]
 	}
 	return runs
+}
+
+// hrule is a horizontal rule drawn on the page (top-left space): y, from x0 to x1.
+type hrule struct{ y, x0, x1 float64 }
+
+// pageRules collects the page's horizontal rules in top-left space (stroked and thin filled
+// lines, edges of stroked rectangles; pieces drawn cell by cell joined), sorted by y, those
+// shorter than minLen left out.
+func pageRules(p *pdf.Page, minLen float64) []hrule {
+	H := p.Height
+	var rs []hrule
+	add := func(y, x0, x1 float64) {
+		if x1-x0 >= 0.5 {
+			rs = append(rs, hrule{H - y, x0, x1})
+		}
+	}
+	geo := &p.Geometry
+	for i := range geo.Segments {
+		s := &geo.Segments[i]
+		if s.Kind == pdf.SegCurve || s.Gray >= 0.95 || !s.Horizontal(0.5) {
+			continue
+		}
+		add((s.Y0+s.Y1)/2, min(s.X0, s.X1), max(s.X0, s.X1))
+	}
+	for i := range geo.Rects {
+		r := &geo.Rects[i]
+		if r.Stroke && r.StrokeGray < 0.95 {
+			add(r.Y0, r.X0, r.X1)
+			add(r.Y1, r.X0, r.X1)
+		}
+	}
+	slices.SortFunc(rs, func(a, b hrule) int {
+		if c := cmp.Compare(a.y, b.y); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.x0, b.x0)
+	})
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.y-out[n-1].y <= 1 && r.x0 <= out[n-1].x1+1 {
+			out[n-1].x1 = max(out[n-1].x1, r.x1)
+			continue
+		}
+		out = append(out, r)
+	}
+	keep := out[:0]
+	for _, r := range out {
+		if r.x1-r.x0 >= minLen {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// ruledAcross reports whether a rule (rules sorted by y) lies between y0 and y1 (with a point
+// to spare) and reaches from one column of cover into the next.
+func ruledAcross(rules []hrule, y0, y1 float64, cover [][2]float64) bool {
+	k, _ := slices.BinarySearchFunc(rules, y0-1, func(r hrule, y float64) int { return cmp.Compare(r.y, y) })
+	for ; k < len(rules) && rules[k].y <= y1+1; k++ {
+		for c := 1; c < len(cover); c++ {
+			if rules[k].x0 < cover[c-1][1] && rules[k].x1 > cover[c][0] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inGutter reports whether one of the intervals iv lies between two columns of cover (sorted,
