@@ -140,6 +140,9 @@ func (d *Doc) PageWithPictures(ctx context.Context, p *pdf.Page) (els []element.
 }
 
 func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, error) {
+	// Text turned by the content stream (a landscape table, a booklet sheet) is laid out as a
+	// reader turns the sheet; left as it is, its lines fall apart into single letters.
+	p.TurnUpright(Params(pdf.DefaultLAParams()))
 	H := p.Height
 	toBox := func(x0, y0, x1, y1 float64) box { return box{x0, H - y1, x1, H - y0} }
 

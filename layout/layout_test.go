@@ -387,3 +387,32 @@ func TestFormValuesLaidOut(t *testing.T) {
 		t.Errorf("values out of reading order: %q", got)
 	}
 }
+
+// A sheet drawn turned by the content stream (not /Rotate) — a landscape table, a booklet —
+// is read as a reader turns it: its lines keep their words, in order, in each of the three
+// turned directions. A page with one turned label keeps its frame.
+func TestTurnedTextReadUpright(t *testing.T) {
+	body := paragraph(72, 500, "The first line of the turned sheet reads well",
+		"and the second line follows it in order", "while a third line closes the paragraph.")
+	for _, cm := range []string{"0 1 -1 0 612 0 cm", "0 -1 1 0 0 792 cm", "-1 0 0 -1 612 792 cm"} {
+		els := layoutBytes(t, docOf("q "+cm+" "+body+" Q").Bytes())
+		got := strings.Join(texts(els), " | ")
+		if !strings.Contains(got, "The first line of the turned sheet reads well and the second line follows it in order") {
+			t.Errorf("%s: got %q", cm, got)
+		}
+	}
+	label := "q 0 1 -1 0 40 300 cm " + pdftest.Text("F1", 8, 0, 0, "margin") + " Q"
+	d := docOf(label + body)
+	data := d.Bytes()
+	doc, err := pdf.Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := doc.Page(context.Background(), 1, Params(pdf.DefaultLAParams()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := p.TurnUpright(Params(pdf.DefaultLAParams())); q != 0 || p.Width != 612 {
+		t.Errorf("page with a turned label turned %d (width %v)", q, p.Width)
+	}
+}

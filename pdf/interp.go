@@ -37,6 +37,9 @@ type Glyph struct {
 	Adv     float64
 	Font    string
 	Upright bool
+	// Dir is the quadrant the text runs in: 0 left to right, 1 upwards (turned 90°
+	// counter-clockwise), 2 right to left (upside down), 3 downwards (see TurnUpright).
+	Dir uint8
 	// Invisible is set for text rendering mode 3 (typically an OCR layer under a scan).
 	Invisible bool
 	// Clipped is set when the clip in force hides the glyph entirely (pdfminer keeps such
@@ -574,6 +577,7 @@ func (in *interp) addGlyph(m matrix, x, y float64, f *font, ts *textState, text 
 		Text: text, X0: x0, Y0: y0, X1: x1, Y1: y1, Size: y1 - y0, Adv: adv, Font: f.name,
 		Upright:   0 < gm[0]*gm[3]*scaling && gm[1]*gm[2] <= 0,
 		Invisible: ts.render == 3 || ts.render == 7,
+		Dir:       quadrant(gm[0]*scaling, gm[1]*scaling),
 	}
 	if in.clip.hides(x0, y0, x1, y1) {
 		g.Clipped = true
