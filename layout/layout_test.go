@@ -2,8 +2,11 @@ package layout
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"image/jpeg"
 	"strings"
 	"testing"
 	"time"
@@ -414,5 +417,66 @@ func TestTurnedTextReadUpright(t *testing.T) {
 	}
 	if q := p.TurnUpright(Params(pdf.DefaultLAParams())); q != 0 || p.Width != 612 {
 		t.Errorf("page with a turned label turned %d (width %v)", q, p.Width)
+	}
+}
+
+// image_base64 of placed images that are not JPEG streams: a Flate-compressed Indexed image
+// is decoded and handed on (as the auto strategy wires pdf.Document.ImageJPEG), and an image
+// the decoder refuses (JPEG 2000) leaves its element without image_base64, the page intact.
+func TestImageDataBeyondJPEG(t *testing.T) {
+	var zb bytes.Buffer
+	zw := zlib.NewWriter(&zb)
+	pix := make([]byte, 40*30)
+	for i := range pix {
+		pix[i] = byte(i % 3)
+	}
+	zw.Write(pix)
+	zw.Close()
+	c := paragraph(72, 720, "A page with two pictures and a line of text above them.") +
+		"q 200 0 0 150 72 450 cm /Im1 Do Q\nq 200 0 0 150 320 450 cm /Im2 Do Q\n"
+	d := docOf(c)
+	img := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Im1 %d 0 R /Im2 %d 0 R >>", img, img+1))
+	d.Extra = append(d.Extra,
+		pdftest.Stream("/Type /XObject /Subtype /Image /Width 40 /Height 30 /ColorSpace [/Indexed /DeviceRGB 2 <ff000000ff000000ff>] /BitsPerComponent 8 /Filter /FlateDecode", zb.String()),
+		pdftest.Stream("/Type /XObject /Subtype /Image /Width 40 /Height 30 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /JPXDecode", "not decoded"))
+	data := d.Bytes()
+	ctx := context.Background()
+	doc, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld := New(Options{ExtractTypes: map[element.Type]bool{element.Image: true}, ImageData: func(im pdf.Image) (string, string, bool) {
+		if b, ok := doc.ImageJPEG(im.Ref); ok {
+			return "image/jpeg", base64.StdEncoding.EncodeToString(b), true
+		}
+		return "", "", false
+	}})
+	p, err := doc.Page(ctx, 1, Params(pdf.DefaultLAParams()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, err := ld.Page(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withData, without int
+	for _, e := range els {
+		if e.Type != element.Image {
+			continue
+		}
+		if e.Metadata.ImageBase64 == "" {
+			without++
+			continue
+		}
+		withData++
+		b, _ := base64.StdEncoding.DecodeString(e.Metadata.ImageBase64)
+		im, err := jpeg.Decode(bytes.NewReader(b))
+		if err != nil || im.Bounds().Dx() != 40 || im.Bounds().Dy() != 30 || e.Metadata.ImageMIMEType != "image/jpeg" {
+			t.Errorf("image_base64: %v %v %q", err, im, e.Metadata.ImageMIMEType)
+		}
+	}
+	if withData != 1 || without != 1 {
+		t.Errorf("images with data %d, without %d: %q", withData, without, texts(els))
 	}
 }
