@@ -233,3 +233,18 @@ func TestRotatedPageSize(t *testing.T) {
 		t.Errorf("size %vx%v rotate %d", p.Width, p.Height, p.Rotate)
 	}
 }
+
+// The standard Symbol font (not embedded, no /Encoding) reads through its built-in encoding:
+// Greek letters, operators and the bullet, as a viewer shows them (pdfminer reads them as
+// StandardEncoding Latin letters, which is wrong text).
+func TestSymbolFontBuiltInEncoding(t *testing.T) {
+	sym := "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>"
+	p := readPage(t, onePage("<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td (abgp\"$\xb7\xa3) Tj ET", sym))
+	var got string
+	for _, g := range p.Glyphs {
+		got += g.Text
+	}
+	if got != "αβγπ∀∃•≤" {
+		t.Errorf("got %q", got)
+	}
+}

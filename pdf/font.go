@@ -100,16 +100,6 @@ var core14Descent = map[string]float64{
 	"Courier": -157, "Helvetica": -207, "Times": -217, "Symbol": 0, "ZapfDingbats": 0,
 }
 
-// symbolEncoding covers the Symbol font codes that matter for text: bullets, dashes, quotes.
-var symbolEncoding = map[byte]string{
-	0xB7: "bullet", 0x2D: "minus", 0xB1: "plusminus", 0xD7: "multiply", 0xB4: "multiply",
-	0xAE: "arrowright", 0xAC: "arrowleft", 0xA5: "infinity", 0xB3: "greaterequal", 0xA3: "lessequal",
-	0xB9: "notequal", 0xBB: "approxequal", 0xB0: "degree", 0xE0: "lozenge", 0x6D: "mu",
-	0x61: "alpha", 0x62: "beta", 0x67: "gamma", 0x64: "delta", 0x70: "pi", 0x73: "sigma",
-	0x20: "space", 0xBE: "arrowhorizex", 0xD8: "logicalnot", 0xA7: "club", 0xA8: "diamond",
-	0xA9: "heart", 0xAA: "spade", 0xF0: "apple",
-}
-
 // loadFont returns the decoded font for a font resource, cached by object number.
 func (d *Document) loadFont(o types.Object) (*font, error) {
 	objNr := -1
