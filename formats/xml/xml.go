@@ -75,10 +75,16 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 		}
 		return textenc.NewReader(input, label)
 	}
+	emitted := 0
 	w := walker{emit: func(text string) error {
 		typ, txt := classify.Text(text)
+		emitted++
 		return emit(element.Element{Type: typ, Text: txt})
 	}}
+	// Attribute values are kept aside (up to maxAttrText bytes): a document whose only text
+	// sits in attributes (records as <row name="…"/>) gives them rather than an empty result.
+	var attrs []string
+	attrBytes := 0
 	count := 0
 	for {
 		tok, err := dec.Token()
@@ -92,6 +98,16 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 		case xml.StartElement:
 			if err := w.start(); err != nil {
 				return err
+			}
+			if emitted == 0 {
+				for _, a := range t.Attr {
+					v := strings.TrimSpace(a.Value)
+					if v == "" || a.Name.Space == "xmlns" || a.Name.Local == "xmlns" || attrBytes+len(v) > maxAttrText {
+						continue
+					}
+					attrs = append(attrs, v)
+					attrBytes += len(v)
+				}
 			}
 		case xml.CharData:
 			if err := w.chars(t); err != nil {
@@ -114,5 +130,15 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 			}
 		}
 	}
+	if emitted == 0 {
+		for _, v := range attrs {
+			if err := w.emit(v); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
+
+// maxAttrText bounds the attribute text held for a document without element text.
+const maxAttrText = 4 << 20

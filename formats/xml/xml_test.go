@@ -81,3 +81,16 @@ func TestMalformedXMLIsAnError(t *testing.T) {
 		t.Error("mismatched tags accepted")
 	}
 }
+
+// A document whose only text is in attributes gives their values (namespace declarations
+// aside) instead of nothing; one with element text does not add them.
+func TestAttributeOnlyDocument(t *testing.T) {
+	got := fmt.Sprintf("%q", texts(t, `<rows xmlns="urn:x" xmlns:a="urn:a"><row name="Alpha plant" city="Lyon"/><row name="Beta works" city=" "/></rows>`, engine.DefaultOptions()))
+	if want := `["Alpha plant" "Lyon" "Beta works"]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	got = fmt.Sprintf("%q", texts(t, `<doc id="d1"><p lang="en">Body text.</p></doc>`, engine.DefaultOptions()))
+	if want := `["Body text."]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
