@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -16,6 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -42,13 +47,17 @@ func TestLargeImageMemory(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		dense, tiff bool
-	}{{"sparse", false, false}, {"dense", true, false}, {"sparse tiff", false, true}} {
+		ruled       bool
+	}{{"sparse", false, false, false}, {"dense", true, false, false}, {"sparse tiff", false, true, false}, {"ruled", false, false, true}} {
 		name, dense := c.name, c.dense
 		t.Run(name, func(t *testing.T) {
 			const w, h = 10973, 3570
 			img := image.NewNRGBA(image.Rect(0, 0, w, h))
 			for i := range img.Pix {
 				img.Pix[i] = 255
+			}
+			if c.ruled {
+				drawTable(t, img, image.Rect(300, 1200, w-300, h-200), 10, 24)
 			}
 			pb := page.Bounds()
 			at := []image.Point{{400, 600}}
@@ -272,6 +281,49 @@ func largeImageChild(t *testing.T, path string) {
 		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
 			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
 			os.Stdout.WriteString("PEAK_KB=" + strconv.Itoa(kb) + "\n")
+		}
+	}
+}
+
+// drawTable draws a ruled table of rows × cols cells filling r on img, each cell holding a
+// short word, so that the page has ruling for rule removal and aligned words for table
+// detection (the ruled-table path of hi_res).
+func drawTable(t *testing.T, img *image.NRGBA, r image.Rectangle, cols, rows int) {
+	t.Helper()
+	data, err := os.ReadFile(dejaVu)
+	if err != nil {
+		t.Skipf("font: %v", err)
+	}
+	f, err := opentype.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 28, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer face.Close()
+	cw, ch := r.Dx()/cols, r.Dy()/rows
+	black := color.NRGBA{0, 0, 0, 255}
+	for i := 0; i <= cols; i++ {
+		for y := r.Min.Y; y <= r.Min.Y+rows*ch; y++ {
+			for k := range 3 {
+				img.SetNRGBA(r.Min.X+i*cw+k, y, black)
+			}
+		}
+	}
+	for j := 0; j <= rows; j++ {
+		for x := r.Min.X; x <= r.Min.X+cols*cw+2; x++ {
+			for k := range 3 {
+				img.SetNRGBA(x, r.Min.Y+j*ch+k, black)
+			}
+		}
+	}
+	d := &font.Drawer{Dst: img, Src: image.NewUniform(black), Face: face}
+	for j := range rows {
+		for i := range cols {
+			d.Dot = fixed.P(r.Min.X+i*cw+20, r.Min.Y+j*ch+ch/2+10)
+			d.DrawString(fmt.Sprintf("item %d-%d", j+1, i+1))
 		}
 	}
 }

@@ -59,17 +59,17 @@ func findRuledTable(mask *RuleMask, box image.Rectangle, textH int) (RuledTable,
 
 // ruleFrame is the bounding box of the ruling connected to the rule pixels inside window.
 func ruleFrame(mask *RuleMask, window image.Rectangle) (image.Rectangle, bool) {
-	seen := make([]bool, len(mask.on))
+	seen := newBitset(mask.w * mask.h)
 	var frame image.Rectangle
 	found := false
 	var stack []int
 	for y := window.Min.Y; y < window.Max.Y; y++ {
 		for x := window.Min.X; x < window.Max.X; x++ {
 			p := y*mask.w + x
-			if !mask.on[p] || seen[p] {
+			if !mask.on.has(p) || seen.has(p) {
 				continue
 			}
-			seen[p] = true
+			seen.set(p)
 			stack = append(stack[:0], p)
 			for len(stack) > 0 {
 				q := stack[len(stack)-1]
@@ -87,8 +87,8 @@ func ruleFrame(mask *RuleMask, window image.Rectangle) (image.Rectangle, bool) {
 						if nx < 0 || ny < 0 || nx >= mask.w || ny >= mask.h {
 							continue
 						}
-						if n := ny*mask.w + nx; mask.on[n] && !seen[n] {
-							seen[n] = true
+						if n := ny*mask.w + nx; mask.on.has(n) && !seen.has(n) {
+							seen.set(n)
 							stack = append(stack, n)
 						}
 					}
@@ -104,23 +104,23 @@ func ruleFrame(mask *RuleMask, window image.Rectangle) (image.Rectangle, bool) {
 func enclosedAreas(mask *RuleMask, frame image.Rectangle, textH int) []image.Rectangle {
 	fw, fh := frame.Dx(), frame.Dy()
 	// Widen the ruling by wallRadius: a separable maximum, rows then columns.
-	tmp := make([]bool, fw*fh)
+	tmp := newBitset(fw * fh)
 	for y := range fh {
 		for x := range fw {
 			for k := max(x-wallRadius, 0); k <= min(x+wallRadius, fw-1); k++ {
 				if mask.at(frame.Min.X+k, frame.Min.Y+y) {
-					tmp[y*fw+x] = true
+					tmp.set(y*fw + x)
 					break
 				}
 			}
 		}
 	}
-	wall := make([]bool, fw*fh)
+	wall := newBitset(fw * fh)
 	for y := range fh {
 		for x := range fw {
 			for k := max(y-wallRadius, 0); k <= min(y+wallRadius, fh-1); k++ {
-				if tmp[k*fw+x] {
-					wall[y*fw+x] = true
+				if tmp.has(k*fw + x) {
+					wall.set(y*fw + x)
 					break
 				}
 			}
@@ -128,11 +128,11 @@ func enclosedAreas(mask *RuleMask, frame image.Rectangle, textH int) []image.Rec
 	}
 	var out []image.Rectangle
 	var stack []int
-	for start := range wall {
-		if wall[start] {
+	for start := range fw * fh {
+		if wall.has(start) {
 			continue
 		}
-		wall[start] = true // visited
+		wall.set(start) // visited
 		stack = append(stack[:0], start)
 		r := image.Rect(start%fw, start/fw, start%fw+1, start/fw+1)
 		for len(stack) > 0 {
@@ -145,8 +145,8 @@ func enclosedAreas(mask *RuleMask, frame image.Rectangle, textH int) []image.Rec
 				if nx < 0 || ny < 0 || nx >= fw || ny >= fh {
 					continue
 				}
-				if n := ny*fw + nx; !wall[n] {
-					wall[n] = true
+				if n := ny*fw + nx; !wall.has(n) {
+					wall.set(n)
 					stack = append(stack, n)
 				}
 			}

@@ -51,8 +51,8 @@ func TestRemoveRulesNoRuling(t *testing.T) {
 	if clean == grid || mask == nil || !bytes.Equal(grid.Pix, orig) {
 		t.Fatal("ruling: the input must stay as it was and the result be a copy with a mask")
 	}
-	for i, on := range mask.on {
-		if on != (clean.Pix[i] == 255 && orig[i] < 128) {
+	for i := range len(orig) {
+		if on := mask.on.has(i); on != (clean.Pix[i] == 255 && orig[i] < 128) {
 			t.Fatalf("pixel %d: mask %v, before %d, after %d", i, on, orig[i], clean.Pix[i])
 		}
 	}
@@ -84,7 +84,7 @@ func removeRulesSimple(img *image.Gray) (*image.Gray, *RuleMask) {
 	w, h := b.Dx(), b.Dy()
 	out := image.NewGray(b)
 	copy(out.Pix, img.Pix)
-	mask := &RuleMask{w: w, h: h, on: make([]bool, w*h)}
+	mask := &RuleMask{w: w, h: h, on: newBitset(w * h)}
 	const dark = 128
 	maxThick := max(8, min(w, h)/150)
 	isDark := func(x, y int) bool { return x >= 0 && y >= 0 && x < w && y < h && img.Pix[y*img.Stride+x] < dark }
@@ -125,7 +125,7 @@ func removeRulesSimple(img *image.Gray) (*image.Gray, *RuleMask) {
 				o := out.Pix[y*out.Stride:]
 				for k := s; k < x; k++ {
 					o[k] = 255
-					mask.on[y*w+k] = true
+					mask.on.set(y*w + k)
 				}
 			}
 		}
@@ -143,7 +143,7 @@ func removeRulesSimple(img *image.Gray) (*image.Gray, *RuleMask) {
 			if y-s >= minV && thin(func(k int) int { return thickness(x, s+k*(y-s)/(samples+1), 1, 0) }) {
 				for k := s; k < y; k++ {
 					out.Pix[k*out.Stride+x] = 255
-					mask.on[k*w+x] = true
+					mask.on.set(k*w + x)
 				}
 			}
 		}
@@ -165,7 +165,7 @@ func TestRemoveRulesAgrees(t *testing.T) {
 			t.Errorf("page %d without mask: mask %v, images differ %v", i, m != nil, !bytes.Equal(noMaskImg.Pix, wantImg.Pix))
 		}
 		if gotMask == nil {
-			if slices.Contains(wantMask.on, true) {
+			if slices.ContainsFunc(wantMask.on, func(v uint64) bool { return v != 0 }) {
 				t.Errorf("page %d: no mask, but ruling", i)
 			}
 		} else if !slices.Equal(gotMask.on, wantMask.on) {
