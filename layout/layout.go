@@ -427,6 +427,9 @@ func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) 
 // holds a run of words not ending a sentence is a paragraph's next line. A quarter of the
 // cells so is prose.
 func proseTable(t *tables.Table) bool {
+	if t.Kind == tables.Ruled && t.LabelRow() {
+		return false // a ruled grid under a row of column labels: a table of sentences
+	}
 	g := t.Grid()
 	cont, filled := 0, 0
 	for r := range g {

@@ -480,3 +480,48 @@ func TestImageDataBeyondJPEG(t *testing.T) {
 		t.Errorf("images with data %d, without %d: %q", withData, without, texts(els))
 	}
 }
+
+// A grid ruled in both directions under a row of column labels is a table even when its
+// cells hold sentences (a table of definitions); the same grid without the label row is
+// prose boxed in columns and stays text.
+func TestRuledGridOfSentences(t *testing.T) {
+	grid := func(labels bool) string {
+		var c strings.Builder
+		xs := []float64{72, 180, 360, 540}
+		ys := []float64{700, 680, 620, 560, 500}
+		for _, y := range ys {
+			fmt.Fprintf(&c, "72 %g m 540 %g l S\n", y, y)
+		}
+		for _, x := range xs {
+			fmt.Fprintf(&c, "%g 500 m %g 700 l S\n", x, x)
+		}
+		if labels {
+			for k, l := range []string{"Measure", "Definition", "Usefulness to investors"} {
+				c.WriteString(pdftest.Text("F1", 9, xs[k]+4, 687, l))
+			}
+		} else {
+			for k := range 3 {
+				c.WriteString(pdftest.Text("F1", 9, xs[k]+4, 687, "the costs we leave out of the figures"))
+			}
+		}
+		for r := range 3 {
+			y := 667 - float64(r)*60
+			c.WriteString(pdftest.Text("F1", 9, 76, y, fmt.Sprintf("Item %d charges", r+1)))
+			for k := 1; k < 3; k++ {
+				c.WriteString(pdftest.Text("F1", 9, xs[k]+4, y, "these costs are recorded when the"))
+				c.WriteString(pdftest.Text("F1", 9, xs[k]+4, y-11, "charges occur and are excluded from"))
+				c.WriteString(pdftest.Text("F1", 9, xs[k]+4, y-22, "the results we present to investors."))
+			}
+		}
+		return c.String()
+	}
+	els := layoutBytes(t, docOf(grid(true)).Bytes())
+	if len(els) != 1 || els[0].Type != element.Table || !strings.Contains(els[0].Metadata.TextAsHTML, ">Definition</t") {
+		t.Errorf("labelled grid: %q", texts(els))
+	}
+	for _, e := range layoutBytes(t, docOf(grid(false)).Bytes()) {
+		if e.Type == element.Table {
+			t.Errorf("grid of prose without labels became a table: %q", e.Text)
+		}
+	}
+}

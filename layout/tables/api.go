@@ -10,7 +10,10 @@
 // only its own input types, so the caller adapts whatever reader it uses.
 package tables
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Rect is an axis-aligned box in page space with X0 <= X1 and Y0 <= Y1.
 type Rect struct{ X0, Y0, X1, Y1 float64 }
@@ -149,4 +152,26 @@ type Options struct {
 	// MaxSegments bounds the rules considered on one page (default 200,000): a page with more
 	// (maps, charts) keeps only the longest ones, so work stays bounded.
 	MaxSegments int
+}
+
+// LabelRow reports whether the table's first row labels every column: one cell per column,
+// each a few words not ending a sentence (Question | Passage | Answer). A grid ruled in both
+// directions under such a row is a table even when its cells hold sentences (a table of
+// definitions, of passages), not prose boxed in columns.
+func (t *Table) LabelRow() bool {
+	if t.Rows < 2 || t.Cols < 2 {
+		return false
+	}
+	n := 0
+	for _, c := range t.Cells {
+		if c.Row != 0 {
+			continue
+		}
+		txt := strings.TrimSpace(c.Text)
+		if c.ColSpan != 1 || c.RowSpan != 1 || txt == "" || len(strings.Fields(txt)) > 8 || strings.HasSuffix(txt, ".") {
+			return false
+		}
+		n++
+	}
+	return n == t.Cols
 }

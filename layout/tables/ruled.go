@@ -173,7 +173,7 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 		return Table{}, false
 	}
 	t, ok := build(cells, rows, cols, ws, Ruled, xs, ys)
-	if !ok || t.Rows < 2 || t.Cols < 2 || prose(t) || sparse(t) {
+	if !ok || t.Rows < 2 || t.Cols < 2 || (prose(t) && !t.LabelRow()) || sparse(t) {
 		// Too few cells, running text, or too sparse: a chart's frame around its labels.
 		return Table{}, false
 	}
