@@ -9,16 +9,16 @@ import (
 
 func TestOptionsAccessors(t *testing.T) {
 	o := Options{
-		KeyIncludePageBreaks: {"true"}, KeyStartingPageNumber: {"1", "4"}, KeyPDFMinerCharMargin: {"0.5"},
+		KeyIncludePageBreaks: {"true"}, KeyStartingPageNumber: {"1", "4"}, "pdfminer_char_margin": {"0.5"},
 		KeyLanguages: {"eng", "deu"}, KeyCoordinates: {"maybe"}, "shout_volume": {"11"},
 	}
-	if !o.Bool(KeyIncludePageBreaks, false) || o.Bool(KeyCoordinates, false) || !o.Bool(KeyXMLKeepTags, true) {
+	if !o.Bool(KeyIncludePageBreaks, false) || o.Bool(KeyCoordinates, false) || !o.Bool("xml_keep_tags", true) {
 		t.Error("Bool")
 	}
 	if o.Int(KeyStartingPageNumber, 1) != 4 || o.Int("absent", 9) != 9 || o.Int(KeyLanguages, -1) != -1 {
 		t.Error("Int takes the last value, else the default")
 	}
-	if o.Float(KeyPDFMinerCharMargin, 0) != 0.5 || o.Float(KeyPDFMinerLineMargin, 2) != 2 {
+	if o.Float("pdfminer_char_margin", 0) != 0.5 || o.Float("pdfminer_line_margin", 2) != 2 {
 		t.Error("Float")
 	}
 	if o.Get("shout_volume") != "11" || o.Get("absent") != "" || o.Has("absent") || !o.Has(KeyLanguages) {

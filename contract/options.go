@@ -79,9 +79,12 @@ func (o Options) Clone() Options {
 	return c
 }
 
-// The standard keys: the partition API's form names a host sends (partition-api.md §2.2). Their
-// meaning is the API's. Chunking's keys are absent on purpose: chunking runs on the host after
-// any partitioner.
+// The standard keys: the partition API's form names a host sends (partition-api.md §2.2) that
+// the engine or any partitioner may read. Their meaning is the API's. Chunking's keys are absent
+// on purpose: chunking runs on the host after any partitioner. The API's parameters that only
+// one format or strategy reads (xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm
+// keys) are declared by that registrant (Format.Options, Strategy.Options) and cross the wire
+// only when a request gives them.
 const (
 	KeyStrategy                  = "strategy"
 	KeyOutputFormat              = "output_format"
@@ -96,17 +99,9 @@ const (
 	KeyPDFInferTableStructure    = "pdf_infer_table_structure"
 	KeySkipInferTableTypes       = "skip_infer_table_types"
 	KeyExtractImageBlockTypes    = "extract_image_block_types"
-	KeyXMLKeepTags               = "xml_keep_tags"
 	KeyUniqueElementIDs          = "unique_element_ids"
 	KeyStartingPageNumber        = "starting_page_number"
-	KeyIncludeSlideNotes         = "include_slide_notes"
-	KeyVLMModelProvider          = "vlm_model_provider"
-	KeyVLMModel                  = "vlm_model"
 	KeyTableOCRAgent             = "table_ocr_agent"
-	KeyPDFMinerLineOverlap       = "pdfminer_line_overlap"
-	KeyPDFMinerCharMargin        = "pdfminer_char_margin"
-	KeyPDFMinerLineMargin        = "pdfminer_line_margin"
-	KeyPDFMinerWordMargin        = "pdfminer_word_margin"
 )
 
 // The values of KeyOutputFormat: the response's format (the partition API's output_format),
@@ -157,17 +152,9 @@ var StandardKeys = []KeySpec{
 	{KeyPDFInferTableStructure, Bool, "deprecated: infer PDF table structure", 2},
 	{KeySkipInferTableTypes, List, "file types partitioned without table structure", 2},
 	{KeyExtractImageBlockTypes, List, "element types whose image crops are embedded", 2},
-	{KeyXMLKeepTags, Bool, "XML: one element holding the raw document", 2},
 	{KeyUniqueElementIDs, Bool, "random UUIDs instead of content hashes", 2},
 	{KeyStartingPageNumber, Int, "number of the first page (the host shifts page numbers; partitioners start at 1)", 2},
-	{KeyIncludeSlideNotes, Bool, "PPT/PPTX: emit speaker notes", 2},
-	{KeyVLMModelProvider, String, "vlm: provider", 2},
-	{KeyVLMModel, String, "vlm: model", 2},
 	{KeyTableOCRAgent, String, "OCR agent for table cells", 2},
-	{KeyPDFMinerLineOverlap, Float, "pdfminer line_overlap", 2},
-	{KeyPDFMinerCharMargin, Float, "pdfminer char_margin", 2},
-	{KeyPDFMinerLineMargin, Float, "pdfminer line_margin", 2},
-	{KeyPDFMinerWordMargin, Float, "pdfminer word_margin", 2},
 }
 
 // LookupKey returns the standard key's declaration.

@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydocs/quarry/contract"
 	_ "github.com/quarrydocs/quarry/formats/all"
 	_ "github.com/quarrydocs/quarry/strategies/all"
+	_ "github.com/quarrydocs/quarry/strategies/vlm"
 )
 
 // TestEngineNamesNoFormat: the engine knows formats and strategies only through what they

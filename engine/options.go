@@ -7,47 +7,44 @@ import (
 	"github.com/quarrydocs/quarry/contract"
 )
 
-// Options carries every partition parameter of the reference API (partition-api.md §2.2, §2.3).
-// The zero value is not the API's default: start from DefaultOptions.
+// Options carries the partition parameters of the reference API (partition-api.md §2.2, §2.3)
+// that the engine itself or every partitioner may read, as typed fields, plus Extra: the
+// parameters a format or strategy declared for itself (contract.Format.Options,
+// contract.Strategy.Options: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm
+// keys) and any a third-party strategy understands, by key. Each typed field's key is its tag;
+// Keys and OptionsFromKeys convert at the partitioner boundary (contract.KeysOf). The zero value
+// is not the API's default: start from DefaultOptions.
 type Options struct {
 	// Strategy for PDFs and images: auto, fast, hi_res, ocr_only, vlm or a plugin's name.
-	Strategy string
+	Strategy string `key:"strategy"`
 	// OutputFormat is application/json or text/csv (used by the CLI and server when serializing).
-	OutputFormat string
+	OutputFormat string `key:"output_format"`
 	// Coordinates keeps metadata.coordinates in the output.
-	Coordinates bool
+	Coordinates bool `key:"coordinates"`
 	// Encoding is the text charset; "" lets text formats detect it.
-	Encoding string
+	Encoding string `key:"encoding"`
 	// ContentType is a MIME hint that takes precedence over the document's own hint.
-	ContentType               string
-	GzUncompressedContentType string
-	HiResModelName            string
-	IncludePageBreaks         bool
+	ContentType               string `key:"content_type"`
+	GzUncompressedContentType string `key:"gz_uncompressed_content_type"`
+	HiResModelName            string `key:"hi_res_model_name"`
+	IncludePageBreaks         bool   `key:"include_page_breaks"`
 	// Languages are request languages (names or codes); nil means detect. []string{""}
 	// disables language metadata.
-	Languages              []string
-	OCRLanguages           []string
-	PDFInferTableStructure bool
-	SkipInferTableTypes    []string
-	ExtractImageBlockTypes []string
-	XMLKeepTags            bool
-	UniqueElementIDs       bool
+	Languages              []string `key:"languages"`
+	OCRLanguages           []string `key:"ocr_languages"`
+	PDFInferTableStructure bool     `key:"pdf_infer_table_structure"`
+	SkipInferTableTypes    []string `key:"skip_infer_table_types"`
+	ExtractImageBlockTypes []string `key:"extract_image_block_types"`
+	UniqueElementIDs       bool     `key:"unique_element_ids"`
 	// StartingPageNumber is the number given to the first page (default 1).
-	StartingPageNumber int
-	IncludeSlideNotes  bool
+	StartingPageNumber int `key:"starting_page_number"`
 	// Chunking is applied after partitioning when Chunking.Strategy is set.
 	Chunking chunking.Options
-	// Hosted-API parameters.
-	VLMModelProvider string
-	VLMModel         string
-	TableOCRAgent    string
-	// pdfminer layout overrides (nil = the strategy's default).
-	PDFMinerLineOverlap *float64
-	PDFMinerCharMargin  *float64
-	PDFMinerLineMargin  *float64
-	PDFMinerWordMargin  *float64
-	// Extra holds parameters a third-party strategy understands (name → raw form value).
-	Extra map[string]string
+	// TableOCRAgent is a hosted-API parameter.
+	TableOCRAgent string `key:"table_ocr_agent"`
+	// Extra holds the parameters without a field above (name → value as sent): those a format
+	// or strategy declared for itself and a third-party strategy's.
+	Extra map[string]string `key:",extra"`
 
 	// Logger receives progress and diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -70,7 +67,6 @@ func DefaultOptions() Options {
 		OutputFormat:           contract.OutputJSON,
 		PDFInferTableStructure: true,
 		StartingPageNumber:     1,
-		IncludeSlideNotes:      true,
 		Chunking: chunking.Options{
 			MultipageSections:   true,
 			IncludeOrigElements: true,

@@ -1,7 +1,19 @@
 // Package engine turns a document into elements: it detects the file type, routes the document to
 // a registered format partitioner or strategy, post-processes the elements every format shares
-// (page offsets, languages, IDs, hierarchy) and applies chunking. Formats and strategies register
-// themselves; the engine knows none of them.
+// (page offsets, languages, IDs, hierarchy) and applies chunking.
+//
+// Formats and strategies register with package contract (contract.RegisterFormat,
+// contract.RegisterStrategy), bringing their own detection (MIME types, extensions, ZIP members,
+// Compound File streams, text sniffers) and option keys; the engine reads that registry and
+// names none of them (names_test.go asserts it over the package's string literals). Detection
+// keeps the reference's precedence (containers, hint, byte sniffing refined for text, extension)
+// and "auto" its rules over the API's strategy names (contract.StrategyFast…). The registry is
+// frozen when the first document is partitioned: registration, and replacing a registered
+// strategy (the plugin host, auto.Install), happen at start-up only.
+//
+// Options holds the standard keys as typed fields (their tags are the keys) and a registrant's
+// own keys in Extra; partitioners receive them as contract.Options (Options.Keys). Partitioners
+// still written against *Options are registered through Contract.
 package engine
 
 import (

@@ -44,9 +44,34 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 	fail := func(name, typ, msg string, input any, ctx map[string]any) {
 		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", name}, Msg: msg, Input: input, Ctx: ctx})
 	}
+	// A parameter without a field of engine.Options (one a format or strategy declared for
+	// itself: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm keys) reaches
+	// its reader through Extra, with the canonical value its kind parsed to.
+	set := func(name string, v any) {
+		if o.Set(name, v) {
+			return
+		}
+		var s string
+		switch x := v.(type) {
+		case bool:
+			s = strconv.FormatBool(x)
+		case int:
+			s = strconv.Itoa(x)
+		case float64:
+			s = strconv.FormatFloat(x, 'g', -1, 64)
+		case string:
+			s = x
+		default:
+			return // no declared list key lives outside Options
+		}
+		if o.Extra == nil {
+			o.Extra = map[string]string{}
+		}
+		o.Extra[name] = s
+	}
 	for _, p := range Params() {
 		vs, ok := values[p.Name]
-		if !ok {
+		if !ok || p.Group == Ignored {
 			continue
 		}
 		raw := vs[len(vs)-1]
@@ -57,24 +82,24 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 				fail(p.Name, "bool_parsing", "Input should be a valid boolean, unable to interpret input", raw, nil)
 				continue
 			}
-			o.Set(p.Name, b)
+			set(p.Name, b)
 		case LenientBool:
 			b, _ := schema.ParseBool(raw, schema.TrueOnly)
-			o.Set(p.Name, b)
+			set(p.Name, b)
 		case Int:
 			n, err := strconv.Atoi(strings.TrimSpace(raw))
 			if err != nil {
 				fail(p.Name, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", raw, nil)
 				continue
 			}
-			o.Set(p.Name, n)
+			set(p.Name, n)
 		case Float:
 			f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 			if err != nil {
 				fail(p.Name, "float_parsing", "Input should be a valid number, unable to parse string as a number", raw, nil)
 				continue
 			}
-			o.Set(p.Name, f)
+			set(p.Name, f)
 		case Literal:
 			v := raw
 			if p.Name == "strategy" {
@@ -88,11 +113,11 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 				fail(p.Name, "literal_error", "Input should be "+expected, raw, map[string]any{"expected": expected})
 				continue
 			}
-			o.Set(p.Name, v)
+			set(p.Name, v)
 		case List:
-			o.Set(p.Name, parseList(vs))
+			set(p.Name, parseList(vs))
 		case String:
-			o.Set(p.Name, raw)
+			set(p.Name, raw)
 		}
 	}
 	if len(errs) > 0 {

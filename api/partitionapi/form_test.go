@@ -9,6 +9,9 @@ import (
 	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/contract"
+	_ "github.com/quarrydocs/quarry/formats/all"
+	_ "github.com/quarrydocs/quarry/strategies/all"
+	_ "github.com/quarrydocs/quarry/strategies/vlm"
 )
 
 func TestOptionsFromForm(t *testing.T) {
@@ -43,7 +46,7 @@ func TestOptionsFromForm(t *testing.T) {
 	}
 	// Defaults of the OSS server.
 	d, _ := partitionapi.OptionsFromForm(nil)
-	if d.Strategy != "auto" || !d.PDFInferTableStructure || !d.IncludeSlideNotes || d.StartingPageNumber != 1 {
+	if d.Strategy != "auto" || !d.PDFInferTableStructure || d.StartingPageNumber != 1 {
 		t.Errorf("defaults wrong: %+v", d)
 	}
 	// A comma is not a list separator in form values.
@@ -124,7 +127,8 @@ func TestEveryParamReachesOptions(t *testing.T) {
 
 // TestParamsMatchContractKeys keeps the form schema and the plugin wire's keys one vocabulary:
 // every standard key is a parameter of a compatible kind, and every parameter a partitioner can
-// read (all but chunking, which runs on the host, and the ignored ones) is a standard key.
+// read (all but chunking, which runs on the host, and the ignored ones) is a standard key or a
+// key a registered format or strategy declared for itself, of a compatible kind.
 func TestParamsMatchContractKeys(t *testing.T) {
 	compatible := map[contract.ValueKind][]partitionapi.Kind{
 		contract.Bool:   {partitionapi.StrictBool, partitionapi.LenientBool},
@@ -143,10 +147,18 @@ func TestParamsMatchContractKeys(t *testing.T) {
 			t.Errorf("%s: key kind %s, parameter kind %s", k.Key, k.Kind, p.Kind)
 		}
 	}
+	declared := map[string]contract.KeySpec{}
+	for _, k := range contract.DeclaredKeys() {
+		declared[k.Key] = k.KeySpec
+	}
 	for _, p := range partitionapi.Params() {
 		_, isKey := contract.LookupKey(p.Name)
-		if wantKey := p.Group != partitionapi.Chunking && p.Group != partitionapi.Ignored; isKey != wantKey {
-			t.Errorf("%s (group %s): standard key %v, want %v", p.Name, p.Group, isKey, wantKey)
+		spec, isDeclared := declared[p.Name]
+		if isDeclared && !slices.Contains(compatible[spec.Kind], p.Kind) {
+			t.Errorf("%s: declared kind %s, parameter kind %s", p.Name, spec.Kind, p.Kind)
+		}
+		if wantKey := p.Group != partitionapi.Chunking && p.Group != partitionapi.Ignored; (isKey || isDeclared) != wantKey {
+			t.Errorf("%s (group %s): standard key %v, declared by a registrant %v, want a key %v", p.Name, p.Group, isKey, isDeclared, wantKey)
 		}
 	}
 }

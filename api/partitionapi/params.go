@@ -142,13 +142,13 @@ func (p Param) Default() (any, bool) {
 	case "pdf_infer_table_structure":
 		return o.PDFInferTableStructure, true
 	case "xml_keep_tags":
-		return o.XMLKeepTags, true
+		return false, true // formats/xml's default
 	case "unique_element_ids":
 		return o.UniqueElementIDs, true
 	case "starting_page_number":
 		return o.StartingPageNumber, true
 	case "include_slide_notes":
-		return o.IncludeSlideNotes, true
+		return true, true // formats/pptx's default
 	case "overlap":
 		return o.Chunking.Overlap, true
 	case "overlap_all":

@@ -86,7 +86,8 @@ func init() {
 	p := Partitioner{Converter: Converter{Slots: make(chan struct{}, max(2, runtime.NumCPU()))}}
 	// The root stream that names each legacy type, in the order detection tries them.
 	contract.RegisterFormat(contract.Format{Name: "doc", MIME: MIMEDOC, Extensions: []string{".doc"}, CFBStreams: []string{"WordDocument"}, Partitioner: p})
-	contract.RegisterFormat(contract.Format{Name: "ppt", MIME: MIMEPPT, Extensions: []string{".ppt"}, CFBStreams: []string{"PowerPoint Document"}, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "ppt", MIME: MIMEPPT, Extensions: []string{".ppt"}, CFBStreams: []string{"PowerPoint Document"}, Partitioner: p,
+		Options: []contract.KeySpec{{Key: "include_slide_notes", Kind: contract.Bool, Help: "PPT: emit speaker notes (default true)", Since: 2}}})
 	contract.RegisterFormat(contract.Format{Name: "xls", MIME: MIMEXLS, Extensions: []string{".xls"}, CFBStreams: []string{"Workbook", "Book"}, Partitioner: p})
 }
 

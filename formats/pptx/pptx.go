@@ -27,9 +27,17 @@ type Partitioner struct{}
 
 var _ contract.Partitioner = Partitioner{}
 
+// KeyIncludeSlideNotes is the API's include_slide_notes (default true): speaker notes become
+// elements after their slide's.
+const KeyIncludeSlideNotes = "include_slide_notes"
+
+// Options are the keys the format reads beyond the standard ones (also declared by the legacy
+// PowerPoint format, which is converted to PPTX and read here).
+var Options = []contract.KeySpec{{Key: KeyIncludeSlideNotes, Kind: contract.Bool, Help: "PPT/PPTX: emit speaker notes (default true)", Since: 2}}
+
 func init() {
 	contract.RegisterFormat(contract.Format{Name: "pptx", MIME: MIME, Extensions: []string{".pptx"},
-		ZipMembers: []contract.ZipMember{{Prefix: "ppt/presentation", Suffix: ".xml"}}, Partitioner: Partitioner{}})
+		ZipMembers: []contract.ZipMember{{Prefix: "ppt/presentation", Suffix: ".xml"}}, Partitioner: Partitioner{}, Options: Options})
 }
 
 // Partition implements contract.Partitioner.
@@ -238,7 +246,7 @@ func (p *presentation) slide(part string, page int) error {
 		return err
 	}
 	p.diagrams(shapes, rels)
-	if p.opts.Bool(contract.KeyIncludeSlideNotes, true) {
+	if p.opts.Bool(KeyIncludeSlideNotes, true) {
 		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
 			if err := p.notes(rel.Target, page); opc.Degradable(err) {
 				p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): notes skipped", rel.Target, err))

@@ -44,7 +44,7 @@ func partitionFile(t testing.TB, path string, opts engine.Options) []element.Ele
 // ingestOptions are the library defaults the ingest-produced goldens were made with.
 func ingestOptions() engine.Options {
 	o := engine.DefaultOptions()
-	o.IncludeSlideNotes = false
+	o.Extra = map[string]string{KeyIncludeSlideNotes: "false"}
 	o.IncludePageBreaks = false
 	return o
 }

@@ -153,7 +153,7 @@ func TestSlides(t *testing.T) {
 	}
 
 	// Without notes; a starting page number of 2 puts a break before the first slide too.
-	opts.IncludeSlideNotes = false
+	opts.Extra = map[string]string{KeyIncludeSlideNotes: "false"}
 	opts.StartingPageNumber = 2
 	got, err = partitionBytes(t, "deck.pptx", data, opts)
 	if err != nil {

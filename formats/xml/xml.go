@@ -28,10 +28,14 @@ import (
 // MIMEType is XML's canonical type.
 const MIMEType = "application/xml"
 
+// KeyKeepTags is the API's xml_keep_tags: the whole document as one element, tags and all.
+const KeyKeepTags = "xml_keep_tags"
+
 func init() {
 	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML.
 	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
-		MIMESuffix: "xml", Partitioner: contract.Func(Partition)})
+		MIMESuffix: "xml", Options: []contract.KeySpec{{Key: KeyKeepTags, Kind: contract.Bool, Help: "XML: one element holding the raw document", Since: 2}},
+		Partitioner: contract.Func(Partition)})
 }
 
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)
@@ -41,7 +45,7 @@ const maxDepth = 1 << 20
 
 // Partition emits the leaf texts of doc.
 func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
-	if opts.Bool(contract.KeyXMLKeepTags, false) {
+	if opts.Bool(KeyKeepTags, false) {
 		data, err := doc.Bytes()
 		if err != nil {
 			return fmt.Errorf("xml: read: %w", err)

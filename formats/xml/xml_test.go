@@ -67,7 +67,7 @@ func TestUnknownEntities(t *testing.T) {
 
 func TestKeepTags(t *testing.T) {
 	opts := engine.DefaultOptions()
-	opts.XMLKeepTags = true
+	opts.Extra = map[string]string{KeyKeepTags: "true"}
 	doc := `<a><b>x</b></a>`
 	if got := texts(t, doc, opts); len(got) != 1 || got[0] != doc {
 		t.Errorf("keep tags: %q", got)

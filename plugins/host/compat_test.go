@@ -53,9 +53,7 @@ func TestCompatV1(t *testing.T) {
 	opts.IncludePageBreaks = true
 	opts.Languages = []string{"deu"}
 	opts.StartingPageNumber = 3
-	margin := 0.5
-	opts.PDFMinerCharMargin = &margin
-	opts.Extra = map[string]string{"shout_volume": "11"}
+	opts.Extra = map[string]string{"shout_volume": "11", "pdfminer_char_margin": "0.5"}
 	var pages []int
 	opts.Progress = func(p engine.Progress) { pages = append(pages, p.Page) }
 	doc := engine.NewDocument("in.txt", []byte("one\n\ntwo\fthree"))
@@ -114,11 +112,11 @@ func TestLegacyOptionsReadAsKeys(t *testing.T) {
 	o.ContentType, o.GzUncompressedContentType, o.HiResModelName = "text/html", "text/plain", "yolox"
 	o.IncludePageBreaks, o.Languages, o.OCRLanguages = true, []string{"deu", ""}, []string{}
 	o.PDFInferTableStructure, o.SkipInferTableTypes, o.ExtractImageBlockTypes = false, []string{"pdf"}, []string{"Image", "Table"}
-	o.XMLKeepTags, o.UniqueElementIDs, o.StartingPageNumber, o.IncludeSlideNotes = true, true, 5, false
-	o.VLMModelProvider, o.VLMModel, o.TableOCRAgent = "anthropic", "claude", "tesseract"
-	a, b := 0.1, 2.5
-	o.PDFMinerLineOverlap, o.PDFMinerWordMargin = &a, &b
-	o.Extra = map[string]string{"shout_volume": "11", "strategy": "shadow"}
+	o.UniqueElementIDs, o.StartingPageNumber, o.TableOCRAgent = true, 5, "tesseract"
+	// The keys formats and strategies declared for themselves travel in Extra on the host and
+	// fill their frozen protocol 1 fields.
+	o.Extra = map[string]string{"shout_volume": "11", "strategy": "shadow", "xml_keep_tags": "true", "include_slide_notes": "false",
+		"vlm_model_provider": "anthropic", "vlm_model": "claude", "pdfminer_line_overlap": "0.1", "pdfminer_word_margin": "2.5"}
 	o.Chunking.Strategy = "by_title"
 	j, err := legacyOptions(&o)
 	if err != nil {

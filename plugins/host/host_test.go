@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/text"
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 	switch {
 	case os.Getenv(envServeFast) != "":
 		// The test binary re-executed as the built-in fast plugin, as quarry plugin serve fast.
-		sdk.Serve(engineplugin.Strategy("fast", nil, fast.Partition))
+		sdk.Serve(engineplugin.Strategy("fast", nil, engine.FromContract(contract.Func(fast.Partition)).Partition))
 	case os.Getenv(envChildHost) != "":
 		childHost()
 		return
@@ -468,7 +469,7 @@ func TestBuiltinOutOfProcessIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &Builtin{Local: engine.PartitionFunc(fast.Partition), Remote: p.Partitioner("fast")}
+	b := &Builtin{Local: engine.FromContract(contract.Func(fast.Partition)), Remote: p.Partitioner("fast")}
 	for _, name := range []string{"list-item-example.pdf", "layout-parser-paper-fast.pdf", "multi-column-2p.pdf"} {
 		data, err := os.ReadFile("../../testdata/reference/docs/" + name)
 		if err != nil {

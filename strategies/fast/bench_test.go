@@ -53,7 +53,7 @@ func BenchmarkCorpus(b *testing.B) {
 			doc := engine.NewDocument(rows[k].name, data)
 			doc.MIMEType = "application/pdf"
 			opts := engine.DefaultOptions()
-			if err := Partition(context.Background(), doc, &opts, func(element.Element) error { return nil }); err != nil {
+			if err := Partition(ctx0(opts), doc, opts.Keys(), func(element.Element) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 			rows[k].quarry += time.Since(start)

@@ -3,7 +3,6 @@ package fast
 import (
 	"bytes"
 	"compress/zlib"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,7 +50,7 @@ func run(t *testing.T, data []byte) ([]element.Element, string, error) {
 	opts := engine.DefaultOptions()
 	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	var out []element.Element
-	err := Partition(context.Background(), doc, &opts, func(e element.Element) error {
+	err := Partition(ctx0(opts), doc, opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

@@ -18,17 +18,17 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/classify"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/paged"
 	"github.com/quarrydocs/quarry/pdf"
 )
 
 func init() {
-	engine.RegisterStrategy("fast", strategy{})
+	contract.RegisterStrategy(contract.Strategy{Name: contract.StrategyFast, Partitioner: strategy{}, Options: Options})
 	// The reference opens every PDF before choosing a strategy, so an encrypted or broken file
 	// gets its 422 answer whatever strategy was asked for.
-	engine.RegisterPrecheck(paged.MIMEPDF, func(ctx context.Context, doc *engine.Document) error {
+	contract.SetPrecheck(paged.MIMEPDF, func(ctx context.Context, doc *contract.Document) error {
 		_, err := open(ctx, doc)
 		return err
 	})
@@ -39,11 +39,11 @@ type openKey struct{}
 // Open returns the document's parsed PDF, parsing it on first use: the precheck, auto's
 // text-layer probe, the fast strategy and the born-digital layout of hi_res share one parse
 // per request.
-func Open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) { return open(ctx, doc) }
+func Open(ctx context.Context, doc *contract.Document) (*pdf.Document, error) { return open(ctx, doc) }
 
 // open parses the PDF once per document: the precheck, the text-layer probe and the partition
 // share the result.
-func open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) {
+func open(ctx context.Context, doc *contract.Document) (*pdf.Document, error) {
 	v, err := doc.Memo(openKey{}, func() (any, error) {
 		d, err := pdf.Open(ctx, doc.Content, doc.Size)
 		return d, MapError(err)
@@ -58,12 +58,12 @@ func open(ctx context.Context, doc *engine.Document) (*pdf.Document, error) {
 // PDF has a usable text layer.
 type strategy struct{}
 
-func (strategy) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func (strategy) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return Partition(ctx, doc, opts, emit)
 }
 
 // HasText reports whether any page has extractable text.
-func (strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.Options) (bool, error) {
+func (strategy) HasText(ctx context.Context, doc *contract.Document, opts contract.Options) (bool, error) {
 	d, err := open(ctx, doc)
 	if err != nil {
 		return false, err
@@ -81,7 +81,7 @@ func (strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.
 	return false, nil
 }
 
-var _ engine.TextLayerProber = strategy{}
+var _ contract.TextLayerProber = strategy{}
 
 // Error messages of the reference (partition-api.md §4).
 const (
@@ -94,45 +94,53 @@ func MapError(err error) error {
 	var inv *pdf.InvalidError
 	switch {
 	case errors.Is(err, pdf.ErrEncrypted):
-		return &engine.Error{Kind: engine.KindUnprocessable, Msg: msgEncrypted, Err: err}
+		return &contract.Error{Kind: contract.KindUnprocessable, Msg: msgEncrypted, Err: err}
 	case errors.As(err, &inv):
-		return &engine.Error{Kind: engine.KindUnprocessable, Msg: msgInvalid + inv.Reason, Err: err}
+		return &contract.Error{Kind: contract.KindUnprocessable, Msg: msgInvalid + inv.Reason, Err: err}
 	}
 	return err
 }
 
+// The pdfminer layout overrides the strategy reads (the API's pdfminer_* parameters).
+const (
+	KeyLineOverlap = "pdfminer_line_overlap"
+	KeyCharMargin  = "pdfminer_char_margin"
+	KeyLineMargin  = "pdfminer_line_margin"
+	KeyWordMargin  = "pdfminer_word_margin"
+)
+
+// Options are the keys fast declares beyond the standard ones.
+var Options = []contract.KeySpec{
+	{Key: KeyLineOverlap, Kind: contract.Float, Help: "pdfminer line_overlap", Since: 2},
+	{Key: KeyCharMargin, Kind: contract.Float, Help: "pdfminer char_margin", Since: 2},
+	{Key: KeyLineMargin, Kind: contract.Float, Help: "pdfminer line_margin", Since: 2},
+	{Key: KeyWordMargin, Kind: contract.Float, Help: "pdfminer word_margin", Since: 2},
+}
+
 // Params returns the layout parameters for opts: the reference's defaults with the caller's
 // pdfminer_* overrides.
-func Params(opts *engine.Options) pdf.LAParams {
+func Params(opts contract.Options) pdf.LAParams {
 	p := pdf.DefaultLAParams()
 	// pdfminer's text boxes do not depend on vector graphics: the page geometry is not read
 	// (5 % of the reading time over the bench corpus).
 	p.NoGeometry = true
-	if v := opts.PDFMinerLineOverlap; v != nil {
-		p.LineOverlap = *v
-	}
-	if v := opts.PDFMinerCharMargin; v != nil {
-		p.CharMargin = *v
-	}
-	if v := opts.PDFMinerLineMargin; v != nil {
-		p.LineMargin = *v
-	}
-	if v := opts.PDFMinerWordMargin; v != nil {
-		p.WordMargin = *v
-	}
+	p.LineOverlap = opts.Float(KeyLineOverlap, p.LineOverlap)
+	p.CharMargin = opts.Float(KeyCharMargin, p.CharMargin)
+	p.LineMargin = opts.Float(KeyLineMargin, p.LineMargin)
+	p.WordMargin = opts.Float(KeyWordMargin, p.WordMargin)
 	return p
 }
 
 // Partition implements the fast strategy for PDFs.
-func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	if strings.HasPrefix(doc.MIMEType, "image/") {
-		return &engine.Error{Kind: engine.KindBadRequest, Msg: "The fast strategy is not available for image files"}
+		return &contract.Error{Kind: contract.KindBadRequest, Msg: "The fast strategy is not available for image files"}
 	}
 	d, err := open(ctx, doc)
 	if err != nil {
 		return err
 	}
-	log := opts.Log()
+	log := contract.Logger(ctx)
 	params := Params(opts)
 	// A damaged document keeps what it can; what was lost is said once, at the end, and a
 	// document of which nothing could be read is an error, never an empty success.
@@ -159,10 +167,10 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 					firstErr = page.Warnings[0]
 				}
 			}
-			els := PageElements(page, opts.Coordinates)
+			els := PageElements(page, opts.Bool(contract.KeyCoordinates, false))
 			d.Recycle(page)
 			log.Debug("fast: page done", "page", n, "of", d.NumPages(), "elements", len(els))
-			opts.ReportPage(n, d.NumPages(), "fast")
+			contract.ReportProgress(ctx, n, d.NumPages(), contract.StrategyFast)
 			for _, e := range els {
 				if err := emit(e); err != nil {
 					return err
@@ -170,14 +178,14 @@ func Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, 
 				emitted++
 			}
 		}
-		if opts.IncludePageBreaks {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			if err := emit(element.Element{Type: element.PageBreak}); err != nil {
 				return err
 			}
 		}
 	}
 	if len(skipped) > 0 && emitted == 0 {
-		return &engine.Error{Kind: engine.KindUnprocessable,
+		return &contract.Error{Kind: contract.KindUnprocessable,
 			Msg: fmt.Sprintf("%sno page could be read (%d of %d unreadable: %v)", msgInvalid, len(skipped), d.NumPages(), firstErr),
 			Err: firstErr}
 	}

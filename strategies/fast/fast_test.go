@@ -1,7 +1,6 @@
 package fast
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -29,7 +28,7 @@ func partitionFile(t testing.TB, path string, mutate func(*engine.Options)) ([]e
 		mutate(&opts)
 	}
 	var out []element.Element
-	err = Partition(context.Background(), doc, &opts, func(e element.Element) error {
+	err = Partition(ctx0(opts), doc, opts.Keys(), func(e element.Element) error {
 		out = append(out, e)
 		return nil
 	})

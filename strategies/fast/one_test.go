@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -23,8 +24,13 @@ func TestOneFile(t *testing.T) {
 	doc.MIMEType = "application/pdf"
 	opts := engine.DefaultOptions()
 	n := 0
-	if err := Partition(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil {
+	if err := Partition(ctx0(opts), doc, opts.Keys(), func(element.Element) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d elements", n)
+}
+
+// ctx0 is a context carrying opts' logger, as the engine passes it to the strategy.
+func ctx0(opts engine.Options) context.Context {
+	return contract.WithLogger(context.Background(), opts.Logger)
 }

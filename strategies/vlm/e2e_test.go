@@ -159,8 +159,10 @@ func isolateEnv(t *testing.T) {
 func vlmOptions(extra map[string]string) (engine.Options, *bytes.Buffer) {
 	opts := engine.DefaultOptions()
 	opts.Strategy = "vlm"
-	opts.VLMModelProvider, opts.VLMModel = "anthropic", "claude-sonnet-4-20250514"
-	opts.Extra = extra
+	opts.Extra = map[string]string{KeyModelProvider: "anthropic", KeyModel: "claude-sonnet-4-20250514"}
+	for k, v := range extra {
+		opts.Extra[k] = v
+	}
 	var logs bytes.Buffer
 	opts.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	return opts, &logs
@@ -277,7 +279,7 @@ func TestFailures(t *testing.T) {
 	t.Run("invalid model is 422", func(t *testing.T) {
 		newFakeAnthropic(t)
 		opts, _ := vlmOptions(nil)
-		opts.VLMModel = "claude-2"
+		opts.Extra[KeyModel] = "claude-2"
 		_, err := engine.Partition(context.Background(), doc(t), opts)
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || !strings.Contains(ee.Msg, "'claude-sonnet-4-20250514'") {

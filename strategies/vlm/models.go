@@ -74,8 +74,8 @@ func resolveModel(opts *engine.Options, getenv func(string) string) (prov, model
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	prov = strings.ToLower(strings.TrimSpace(opts.VLMModelProvider))
-	model = strings.TrimSpace(opts.VLMModel)
+	prov = strings.ToLower(strings.TrimSpace(opts.Extra[KeyModelProvider]))
+	model = strings.TrimSpace(opts.Extra[KeyModel])
 	cat := catalogue(getenv)
 	if prov == "" && model == "" {
 		prov, model = strings.TrimSpace(getenv("QUARRY_VLM_PROVIDER")), strings.TrimSpace(getenv("QUARRY_VLM_MODEL"))

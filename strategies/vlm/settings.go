@@ -6,11 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
 )
 
-// Request knobs, read from engine.Options.Extra (form fields of the same name on the server).
+// Request knobs, read as keys (engine.Options.Extra on the host) (form fields of the same name on the server).
 // None of them can change where requests go or which credentials they carry: base URLs and
 // credentials come from the environment only.
 const (
@@ -31,7 +32,22 @@ const (
 	ExtraMaxRetries = "vlm_max_retries"
 	// ExtraMaxTokens bounds each answer (default by model).
 	ExtraMaxTokens = "vlm_max_tokens"
+	// KeyModelProvider and KeyModel are the API's vlm_model_provider and vlm_model.
+	KeyModelProvider = "vlm_model_provider"
+	KeyModel         = "vlm_model"
 )
+
+// Options are the keys the strategy declares: the API's two vlm parameters and its own knobs.
+var Options = []contract.KeySpec{
+	{Key: KeyModelProvider, Kind: contract.String, Help: "vlm: provider", Since: 2},
+	{Key: KeyModel, Kind: contract.String, Help: "vlm: model", Since: 2},
+	{Key: ExtraDryRun, Kind: contract.Bool, Help: "vlm: report pages, requests and estimated tokens without calling the provider", Since: 2},
+	{Key: ExtraFallback, Kind: contract.String, Help: "vlm: fail (default) or ocr_only for a page that still fails after retries", Since: 2},
+	{Key: ExtraDPI, Kind: contract.Int, Help: "vlm: rendering resolution of PDF pages (default 200)", Since: 2},
+	{Key: ExtraConcurrency, Kind: contract.Int, Help: "vlm: pages in flight for this request", Since: 2},
+	{Key: ExtraMaxRetries, Kind: contract.Int, Help: "vlm: retries after a 429, 5xx or connection failure (default 4)", Since: 2},
+	{Key: ExtraMaxTokens, Kind: contract.Int, Help: "vlm: bound on each answer's tokens", Since: 2},
+}
 
 // Environment variables.
 const (

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/paged" // the PDF and image types it reads
@@ -38,7 +39,7 @@ import (
 const Name = "vlm"
 
 func init() {
-	engine.RegisterStrategy(Name, New(Config{}))
+	contract.RegisterStrategy(contract.Strategy{Name: Name, Partitioner: engine.Contract(New(Config{})), Options: Options})
 }
 
 // Config configures a Strategy beyond what the environment says.

@@ -53,7 +53,7 @@ func TestResolveModel(t *testing.T) {
 			getenv = func(k string) string { return tc.env[k] }
 		}
 		opts := engine.DefaultOptions()
-		opts.VLMModelProvider, opts.VLMModel = tc.prov, tc.model
+		opts.Extra = map[string]string{KeyModelProvider: tc.prov, KeyModel: tc.model}
 		p, m, err := resolveModel(&opts, getenv)
 		if tc.wantErr != "" {
 			var ee *engine.Error

@@ -3,41 +3,48 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
 
 	"github.com/quarrydocs/quarry/contract"
 )
 
 // legacyOptions is the part of protocol 1's options_json a plugin can read: engine.Options as it
-// was when protocol 2 began, by its Go field names. It is frozen: protocol 1 hosts send exactly
-// this, and a field added to engine.Options since crosses as a key in protocol 2 only.
+// was when protocol 2 began, by its Go field names, each tagged with the key it carries. It is
+// frozen: protocol 1 hosts send exactly this, and a field added to engine.Options since crosses
+// as a key in protocol 2 only. The tags are the one table between the two protocols (read by
+// contract.KeysOf and contract.SetKeys both ways).
 type legacyOptions struct {
-	Strategy                  string
-	OutputFormat              string
-	Coordinates               bool
-	Encoding                  string
-	ContentType               string
-	GzUncompressedContentType string
-	HiResModelName            string
-	IncludePageBreaks         bool
-	Languages                 []string
-	OCRLanguages              []string
-	PDFInferTableStructure    bool
-	SkipInferTableTypes       []string
-	ExtractImageBlockTypes    []string
-	XMLKeepTags               bool
-	UniqueElementIDs          bool
-	StartingPageNumber        int
-	IncludeSlideNotes         bool
-	VLMModelProvider          string
-	VLMModel                  string
-	TableOCRAgent             string
-	PDFMinerLineOverlap       *float64
-	PDFMinerCharMargin        *float64
-	PDFMinerLineMargin        *float64
-	PDFMinerWordMargin        *float64
-	Extra                     map[string]string
+	Strategy                  string            `key:"strategy"`
+	OutputFormat              string            `key:"output_format"`
+	Coordinates               bool              `key:"coordinates"`
+	Encoding                  string            `key:"encoding"`
+	ContentType               string            `key:"content_type"`
+	GzUncompressedContentType string            `key:"gz_uncompressed_content_type"`
+	HiResModelName            string            `key:"hi_res_model_name"`
+	IncludePageBreaks         bool              `key:"include_page_breaks"`
+	Languages                 []string          `key:"languages"`
+	OCRLanguages              []string          `key:"ocr_languages"`
+	PDFInferTableStructure    bool              `key:"pdf_infer_table_structure"`
+	SkipInferTableTypes       []string          `key:"skip_infer_table_types"`
+	ExtractImageBlockTypes    []string          `key:"extract_image_block_types"`
+	XMLKeepTags               bool              `key:"xml_keep_tags"`
+	UniqueElementIDs          bool              `key:"unique_element_ids"`
+	StartingPageNumber        int               `key:"starting_page_number"`
+	IncludeSlideNotes         bool              `key:"include_slide_notes"`
+	VLMModelProvider          string            `key:"vlm_model_provider"`
+	VLMModel                  string            `key:"vlm_model"`
+	TableOCRAgent             string            `key:"table_ocr_agent"`
+	PDFMinerLineOverlap       *float64          `key:"pdfminer_line_overlap"`
+	PDFMinerCharMargin        *float64          `key:"pdfminer_char_margin"`
+	PDFMinerLineMargin        *float64          `key:"pdfminer_line_margin"`
+	PDFMinerWordMargin        *float64          `key:"pdfminer_word_margin"`
+	Extra                     map[string]string `key:",extra"`
+}
+
+// legacyDefaults are the values a protocol 1 host sent for a key the request left unset
+// (engine.DefaultOptions of that time), so a key absent today reads as it did then.
+func legacyDefaults() legacyOptions {
+	return legacyOptions{Strategy: contract.StrategyAuto, OutputFormat: contract.OutputJSON, PDFInferTableStructure: true,
+		StartingPageNumber: 1, IncludeSlideNotes: true}
 }
 
 // LegacyKeys reads protocol 1's options_json as the keys a protocol 2 host would have sent for
@@ -49,45 +56,18 @@ func LegacyKeys(b []byte) (contract.Options, error) {
 			return nil, fmt.Errorf("decode protocol 1 options: %w", err)
 		}
 	}
-	k := contract.Options{}
-	for name, v := range o.Extra {
-		k[name] = []string{v}
+	return contract.KeysOf(&o), nil
+}
+
+// LegacyJSON writes keys as protocol 1's options_json, for a plugin that speaks protocol 1 only:
+// the keys of the frozen struct set its fields (the rest keep that time's defaults), any other
+// key goes to Extra.
+func LegacyJSON(k contract.Options) ([]byte, error) {
+	o := legacyDefaults()
+	contract.SetKeys(&o, k)
+	b, err := json.Marshal(&o)
+	if err != nil {
+		return nil, fmt.Errorf("encode protocol 1 options: %w", err)
 	}
-	str := func(key, v string) { k[key] = []string{v} }
-	boolean := func(key string, v bool) { str(key, strconv.FormatBool(v)) }
-	float := func(key string, v *float64) {
-		if v != nil {
-			str(key, strconv.FormatFloat(*v, 'g', -1, 64))
-		}
-	}
-	list := func(key string, v []string) {
-		if v != nil {
-			k[key] = slices.Clone(v)
-		}
-	}
-	str(contract.KeyStrategy, o.Strategy)
-	str(contract.KeyOutputFormat, o.OutputFormat)
-	boolean(contract.KeyCoordinates, o.Coordinates)
-	str(contract.KeyEncoding, o.Encoding)
-	str(contract.KeyContentType, o.ContentType)
-	str(contract.KeyGzUncompressedContentType, o.GzUncompressedContentType)
-	str(contract.KeyHiResModelName, o.HiResModelName)
-	boolean(contract.KeyIncludePageBreaks, o.IncludePageBreaks)
-	list(contract.KeyLanguages, o.Languages)
-	list(contract.KeyOCRLanguages, o.OCRLanguages)
-	boolean(contract.KeyPDFInferTableStructure, o.PDFInferTableStructure)
-	list(contract.KeySkipInferTableTypes, o.SkipInferTableTypes)
-	list(contract.KeyExtractImageBlockTypes, o.ExtractImageBlockTypes)
-	boolean(contract.KeyXMLKeepTags, o.XMLKeepTags)
-	boolean(contract.KeyUniqueElementIDs, o.UniqueElementIDs)
-	str(contract.KeyStartingPageNumber, strconv.Itoa(o.StartingPageNumber))
-	boolean(contract.KeyIncludeSlideNotes, o.IncludeSlideNotes)
-	str(contract.KeyVLMModelProvider, o.VLMModelProvider)
-	str(contract.KeyVLMModel, o.VLMModel)
-	str(contract.KeyTableOCRAgent, o.TableOCRAgent)
-	float(contract.KeyPDFMinerLineOverlap, o.PDFMinerLineOverlap)
-	float(contract.KeyPDFMinerCharMargin, o.PDFMinerCharMargin)
-	float(contract.KeyPDFMinerLineMargin, o.PDFMinerLineMargin)
-	float(contract.KeyPDFMinerWordMargin, o.PDFMinerWordMargin)
-	return k, nil
+	return b, nil
 }

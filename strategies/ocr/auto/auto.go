@@ -148,7 +148,7 @@ func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) 
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		p, err := d.Page(ctx, n, fast.Params(opts))
+		p, err := d.Page(ctx, n, fast.Params(opts.Keys()))
 		if err == nil && p.HasText() {
 			text[n] = true
 		}

@@ -69,7 +69,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		}
 	}
 	ld := layout.New(lo)
-	params := layout.Params(fast.Params(opts))
+	params := layout.Params(fast.Params(opts.Keys()))
 	n := d.NumPages()
 	var scans []int
 	// hi_res asked for by name reads the text inside large placed images too, as the
