@@ -86,7 +86,7 @@ func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs s
 				copy(crop.Pix[y*crop.Stride:y*crop.Stride+box.Dx()], img.Pix[(box.Min.Y+y)*img.Stride+box.Min.X:])
 			}
 			t := o.client()
-			words, err := t.recognize(scan.EncodeForOCR(crop, scan.IsBilevel(crop)), langs)
+			words, err := t.read(crop, scan.IsBilevel(crop), 1, langs) // a large picture in bands too
 			o.release(t)
 			if err != nil {
 				return fmt.Errorf("ocr: region on page %d: %w", r.page, err)
