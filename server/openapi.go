@@ -60,7 +60,7 @@ func openAPIDocument(extensions ...func(paths map[string]any, c openapi.Componen
 			"description": "The documents to partition (one part per file). A .gz file is decompressed first.",
 		},
 	}
-	for _, p := range partitionapi.Params() {
+	for _, p := range partitionapi.All() {
 		props[p.Name] = paramSchema(p)
 	}
 	partition := map[string]any{
@@ -201,7 +201,7 @@ type docsData struct {
 // docsRows lists the partition parameters for the docs page's table.
 func docsRows() []docsRow {
 	var rows []docsRow
-	for _, p := range partitionapi.Params() {
+	for _, p := range partitionapi.All() {
 		s := paramSchema(p)
 		typ := s["type"].(string)
 		if p.Kind == partitionapi.List {

@@ -14,7 +14,9 @@ import (
 // OptionsFromForm parses form values with the reference server's rules (§2.1) on top of
 // engine.DefaultOptions: empty values mean "not given", unknown fields are ignored, a trailing "[]" on
 // a name is dropped, lists may be repeated, a JSON array or "+"-joined. All invalid fields are
-// reported together in a *schema.ValidationError.
+// reported together in a *schema.ValidationError. The keys registered formats and strategies
+// declare (Declared) are checked by their kind with the same rules and reach the partitioner
+// in Extra with a canonical value ("no" arrives as "false").
 func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 	o := engine.DefaultOptions()
 	values := map[string][]string{}
@@ -45,8 +47,10 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 		errs = append(errs, schema.FieldError{Type: typ, Loc: []string{"body", name}, Msg: msg, Input: input, Ctx: ctx})
 	}
 	// A parameter without a field of engine.Options (one a format or strategy declared for
-	// itself: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm keys) reaches
-	// its reader through Extra, with the canonical value its kind parsed to.
+	// itself: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm keys, and the
+	// Declared ones such as process_attachments) reaches its reader through Extra, with the
+	// canonical value its kind parsed to ("no" arrives as "false"). A declared list keeps the
+	// last value as sent, which the unknown-field loop above put there.
 	set := func(name string, v any) {
 		if o.Set(name, v) {
 			return
@@ -69,7 +73,7 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 		}
 		o.Extra[name] = s
 	}
-	for _, p := range Params() {
+	for _, p := range All() {
 		vs, ok := values[p.Name]
 		if !ok || p.Group == Ignored {
 			continue

@@ -162,3 +162,43 @@ func (p Param) Default() (any, bool) {
 	}
 	return nil, false
 }
+
+// declaredKinds maps a declared key's kind to the form rule its values are read with: a
+// boolean takes pydantic's truth values (a lenient rule would turn "yes" into false).
+var declaredKinds = map[contract.ValueKind]Kind{
+	contract.Bool: StrictBool, contract.Int: Int, contract.Float: Float,
+	contract.String: String, contract.List: List,
+}
+
+// Declared lists the keys registered formats and strategies declare for themselves
+// (contract.DeclaredKeys) that are not API parameters, as parameters in the group of their
+// registrant, sorted by key, a format's declaration winning over a strategy's. They are
+// documented with the others (the OpenAPI document, quarry partition --help) and checked by
+// OptionsFromForm.
+func Declared() []Param {
+	seen := map[string]bool{"files": true}
+	for _, p := range Params() {
+		seen[p.Name] = true
+	}
+	var out []Param
+	for _, k := range contract.DeclaredKeys() {
+		if seen[k.Key] {
+			continue
+		}
+		seen[k.Key] = true
+		kind, ok := declaredKinds[k.Kind]
+		if !ok {
+			kind = String
+		}
+		g := Input
+		if _, isStrategy := contract.LookupStrategy(k.By); isStrategy {
+			g = Strategy
+		}
+		out = append(out, Param{Name: k.Key, Kind: kind, Help: k.Help, Group: g})
+	}
+	return out
+}
+
+// All lists every parameter a request may carry: the API's (Params), then the declared keys
+// (Declared).
+func All() []Param { return append(Params(), Declared()...) }

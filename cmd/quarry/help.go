@@ -128,7 +128,7 @@ for each PDF or image and why.
 		for _, f := range cliFlags[string(g)] {
 			writeFlagLine(&b, f[0], f[1])
 		}
-		for _, p := range partitionapi.Params() {
+		for _, p := range partitionapi.All() {
 			if p.Group == g {
 				placed[p.Name] = true
 				writeFlagLine(&b, flagSyntax(p), paramHelp(p))
@@ -136,7 +136,7 @@ for each PDF or image and why.
 		}
 	}
 	var other []partitionapi.Param
-	for _, p := range partitionapi.Params() {
+	for _, p := range partitionapi.All() {
 		if !placed[p.Name] && p.Group != partitionapi.Ignored {
 			other = append(other, p)
 		}

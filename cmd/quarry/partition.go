@@ -86,7 +86,7 @@ type input struct {
 func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
 	fs := flag.NewFlagSet("partition", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are phrased by parseError, help by partitionHelp
-	for _, p := range partitionapi.Params() {
+	for _, p := range partitionapi.All() {
 		fv := &formValue{form: c.form, name: p.Name, isList: p.Kind == partitionapi.List, isBool: p.Kind.Bool()}
 		fs.Var(fv, p.Name, p.Help)
 	}
