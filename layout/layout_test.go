@@ -525,3 +525,22 @@ func TestRuledGridOfSentences(t *testing.T) {
 		}
 	}
 }
+
+// Vertical Japanese (a WMode 1 font) reads down each column, the columns from right to left.
+func TestVerticalCJKReadInColumns(t *testing.T) {
+	f := pdftest.FirstExtra(1)
+	font := fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-V /DescendantFonts [%d 0 R] >>", f+1)
+	desc := "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /X /DW 1000 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 0 >> >>"
+	var c strings.Builder
+	// Eight columns of "日本語のテキスト" (CIDs of Adobe-Japan1), right to left, the first
+	// column's first glyph at the top right.
+	for col := 0; col < 8; col++ {
+		fmt.Fprintf(&c, "BT /F1 14 Tf %d 700 Td <0CD40E8A07A0022603C203A903B503C4> Tj ET\n", 500-col*20)
+	}
+	d := pdftest.Doc{Pages: []pdftest.Page{{Content: c.String(), Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", f)}},
+		Extra: []string{font, desc}}
+	got := strings.ReplaceAll(strings.Join(texts(layoutBytes(t, d.Bytes())), ""), " ", "")
+	if want := strings.Repeat("日本語のテキスト", 8); !strings.Contains(got, want) {
+		t.Errorf("got %q, want the columns in order: %q", got, want)
+	}
+}

@@ -232,3 +232,25 @@ func TestToUnicodeGapsFromCollection(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A vertical font (WMode 1, here Identity-V) sets its glyphs down a column, as pdfminer does:
+// same x, y falling by one em per glyph, each marked as running downwards.
+func TestVerticalFontSetsAColumn(t *testing.T) {
+	p := readPage(t, cidFontPDF("/Identity-V", cidDescendant("Adobe", "Japan1"), "0CD4 0E8A 07A0 0226"))
+	if len(p.Glyphs) != 4 {
+		t.Fatalf("glyphs %+v", p.Glyphs)
+	}
+	var text string
+	for i, g := range p.Glyphs {
+		text += g.Text
+		if g.Dir != 3 || g.X0 != 72-6 || g.X1 != 72+6 {
+			t.Errorf("glyph %d: %+v", i, g)
+		}
+		if i > 0 && p.Glyphs[i-1].Y0-g.Y0 != 12 {
+			t.Errorf("glyph %d not one em below the last: %v then %v", i, p.Glyphs[i-1].Y0, g.Y0)
+		}
+	}
+	if text != "日本語の" {
+		t.Errorf("text %q", text)
+	}
+}

@@ -534,6 +534,10 @@ func (in *interp) show(st *gstate, seq parray) {
 	dxscale := 0.001 * ts.size * scaling
 	x, y := ts.line[0], ts.line[1]
 	needCharSp := false
+	if f.vertical {
+		in.showVertical(m, f, ts, seq, dxscale, scaling)
+		return
+	}
 	for _, item := range seq {
 		switch v := item.(type) {
 		case float64:
@@ -579,7 +583,13 @@ func (in *interp) addGlyph(m matrix, x, y float64, f *font, ts *textState, text 
 		Invisible: ts.render == 3 || ts.render == 7,
 		Dir:       quadrant(gm[0]*scaling, gm[1]*scaling),
 	}
-	if in.clip.hides(x0, y0, x1, y1) {
+	in.appendGlyph(g)
+}
+
+// appendGlyph adds a glyph to the page, or to the figure being drawn, marking it clipped when
+// the clip in force hides it.
+func (in *interp) appendGlyph(g Glyph) {
+	if in.clip.hides(g.X0, g.Y0, g.X1, g.Y1) {
 		g.Clipped = true
 		in.geom.g.Hidden++
 	}
@@ -589,6 +599,53 @@ func (in *interp) addGlyph(m matrix, x, y float64, f *font, ts *textState, text 
 		return
 	}
 	in.glyphs = append(in.glyphs, g)
+}
+
+// showVertical renders a TJ-style sequence of a vertical (WMode 1) font as pdfminer's
+// render_string_vertical does: each glyph moves the pen down by its vertical advance (DW2's
+// default, one em), numbers move it along the column, Tc and Tw apply along it. Each glyph's
+// box is one em wide, centred on the pen's x, from 0.12 em above the pen to 0.88 em below
+// (DW2's default position vector 880), and its Dir says the text runs downwards (see
+// TurnUpright).
+func (in *interp) showVertical(m matrix, f *font, ts *textState, seq parray, dxscale, scaling float64) {
+	x, y := ts.line[0], ts.line[1]
+	needCharSp := false
+	for _, item := range seq {
+		switch v := item.(type) {
+		case float64:
+			y -= v * dxscale
+			needCharSp = true
+		case pstr:
+			in.codes = f.codes(v, in.codes)
+			for _, dc := range in.codes {
+				if needCharSp {
+					y += ts.charSp
+				}
+				text, _ := f.glyph(dc)
+				adv := -ts.size * scaling
+				gm := matrix{m[0], m[1], m[2], m[3], x*m[0] + y*m[2] + m[4], x*m[1] + y*m[3] + m[5]}
+				vx, vy := 0.5*ts.size, 0.12*ts.size
+				ax, ay := gm.apply(-vx, vy+ts.rise+adv)
+				bx, by := gm.apply(-vx+ts.size, vy+ts.rise)
+				x0, y0, x1, y1 := math.Min(ax, bx), math.Min(ay, by), math.Max(ax, bx), math.Max(ay, by)
+				if !math.IsNaN(x0+y0+x1+y1) && !math.IsInf(x0+y0+x1+y1, 0) {
+					g := Glyph{
+						Text: text, X0: x0, Y0: y0, X1: x1, Y1: y1, Size: x1 - x0, Adv: -adv, Font: f.name,
+						Upright:   0 < gm[0]*gm[3]*scaling && gm[1]*gm[2] <= 0,
+						Invisible: ts.render == 3 || ts.render == 7,
+						Dir:       quadrant(-gm[2], -gm[3]),
+					}
+					in.appendGlyph(g)
+				}
+				y += adv
+				if dc.cid == 32 && ts.wordSp != 0 && dc.n == 1 {
+					y += ts.wordSp
+				}
+				needCharSp = true
+			}
+		}
+	}
+	ts.line = [2]float64{x, y}
 }
 
 func num(o any) float64 {
