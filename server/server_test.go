@@ -422,7 +422,7 @@ func TestOpenAPIAndDocs(t *testing.T) {
 	if page.Code != 200 || !strings.HasPrefix(page.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("docs: %d", page.Code)
 	}
-	for _, p := range append(engineParamNames(), "files") {
+	for _, p := range append(apiParamNames(), "files") {
 		if props[p] == nil {
 			t.Errorf("openapi lacks %s", p)
 		}
