@@ -153,6 +153,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	for _, s := range srcs {
 		s.drop = hiddenGlyphs(s.glyphs)
 	}
+	srcs = append(srcs, turnedSources(p, srcs)...)
 
 	// Tables first: their words leave the text flow.
 	var regions []region
@@ -882,4 +883,62 @@ func hasLetters(s string) bool {
 		}
 	}
 	return n >= 2 && 5*n >= 2*all
+}
+
+// turnedSources takes the glyphs of a page that run in another direction than its text (an
+// arXiv identifier up the margin, a chart's vertical axis title, a turned table header) out
+// of their sources and gives one source per direction, whose lines pdf.Analyze forms in the
+// frame where that text reads left to right — left among the page's upright text, each of
+// its letters is a line of its own and the label reads backwards, letter-spaced. The
+// source's glyphs keep their page boxes (and are marked not upright, so their lines stay
+// blocks of their own); only the grouping and the text order come from the turned frame.
+func turnedSources(p *pdf.Page, srcs []*glyphSource) []*glyphSource {
+	var out []*glyphSource
+	W, H := p.Width, p.Height
+	for dir := uint8(1); dir < 4; dir++ {
+		var turned, orig []pdf.Glyph
+		for _, s := range srcs {
+			for i := range s.glyphs {
+				g := s.glyphs[i]
+				if s.drop[i] || g.Dir != dir {
+					continue
+				}
+				s.drop[i] = true
+				t := g
+				t.X0, t.Y0, t.X1, t.Y1 = turnBox(dir, W, H, g.X0, g.Y0, g.X1, g.Y1)
+				t.Dir, t.Upright, t.Size = 0, true, t.Y1-t.Y0
+				turned = append(turned, t)
+				g.Upright, g.Size = false, t.Size
+				orig = append(orig, g)
+			}
+		}
+		if len(turned) == 0 {
+			continue
+		}
+		tw, th := W, H
+		if dir != 2 {
+			tw, th = H, W
+		}
+		boxes := pdf.Analyze(turned, tw, th, Params(pdf.DefaultLAParams()))
+		out = append(out, &glyphSource{glyphs: orig, boxes: boxes, drop: make([]bool, len(orig))})
+	}
+	return out
+}
+
+// turnBox maps a page box into the frame where text running in quadrant dir reads left to
+// right (pdf.Page.TurnUpright's mapping).
+func turnBox(dir uint8, W, H, x0, y0, x1, y1 float64) (float64, float64, float64, float64) {
+	pt := func(x, y float64) (float64, float64) {
+		switch dir {
+		case 1:
+			return y, W - x
+		case 3:
+			return H - y, x
+		default:
+			return W - x, H - y
+		}
+	}
+	ax, ay := pt(x0, y0)
+	bx, by := pt(x1, y1)
+	return math.Min(ax, bx), math.Min(ay, by), math.Max(ax, bx), math.Max(ay, by)
 }

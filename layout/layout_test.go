@@ -544,3 +544,22 @@ func TestVerticalCJKReadInColumns(t *testing.T) {
 		t.Errorf("got %q, want the columns in order: %q", got, want)
 	}
 }
+
+// Text turned against the page's own (an arXiv identifier up the margin, a vertical axis
+// title, a label reading downwards) reads as words, forwards, in a block of its own — not
+// letter-spaced and backwards — and the page's upright text is untouched.
+func TestTurnedLabelsReadAsWords(t *testing.T) {
+	body := paragraph(72, 700, "The first line of the page reads well here", "and the second line follows it in order")
+	for _, c := range []struct{ draw, want string }{
+		{"q 0 1 -1 0 30 250 cm " + pdftest.Text("F1", 20, 0, 0, "arXiv:2103.00020v1 [cs.CV] 26 Feb 2021") + " Q\n", "arXiv:2103.00020v1 [cs.CV] 26 Feb 2021"},
+		{"q 0 1 -1 0 60 300 cm " + pdftest.Text("F1", 9, 0, 0, "Revenue in millions") + " Q\n", "Revenue in millions"},
+		{"q 0 -1 1 0 560 600 cm " + pdftest.Text("F1", 9, 0, 0, "Downward label text") + " Q\n", "Downward label text"},
+		{"q -1 0 0 -1 400 100 cm " + pdftest.Text("F1", 9, 0, 0, "Upside down note") + " Q\n", "Upside down note"},
+	} {
+		got := texts(layoutBytes(t, docOf(body+c.draw).Bytes()))
+		joined := strings.Join(got, " | ")
+		if !strings.Contains(joined, ": "+c.want) || !strings.Contains(joined, ": The first line of the page reads well here and the second line follows it in order") {
+			t.Errorf("%q: got %q", c.want, got)
+		}
+	}
+}

@@ -80,14 +80,20 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 			return Score{}, fmt.Errorf("readorder: page %d: %w", i, err)
 		}
 		ours, fastEls = append(ours, els...), append(fastEls, fe...)
-		var regions []*element.Coordinates
+		// Turned text (a margin identifier, an axis title) is not part of the flow either:
+		// pdfminer makes letter-spaced single-letter lines of it, which the layout reads as
+		// words, so both sides leave out what lies in pdfminer's boxes of mostly turned glyphs.
+		turned := turnedBoxes(fp)
+		regions := turned
 		var of, ff []element.Element
 		for _, e := range els {
 			if e.Type == element.Table || e.Type == element.Image {
 				regions = append(regions, e.Metadata.Coordinates)
 				continue
 			}
-			of = append(of, e)
+			if !inside(e.Metadata.Coordinates, turned) {
+				of = append(of, e)
+			}
 		}
 		for _, e := range fe {
 			if !inside(e.Metadata.Coordinates, regions) {
@@ -148,6 +154,50 @@ func streamOrder(p *pdf.Page, regions []*element.Coordinates) string {
 }
 
 // inside reports whether a box's centre lies in one of the regions.
+// turnedBoxes are the page's pdfminer boxes whose glyphs are mostly not upright, in the
+// elements' top-left coordinates.
+func turnedBoxes(p *pdf.Page) []*element.Coordinates {
+	var bs [][4]float64
+	for _, tb := range p.Boxes {
+		n, turned := 0, 0
+		for _, l := range tb.Lines {
+			for _, it := range l.Items {
+				if it.Glyph >= 0 && it.Glyph < len(p.Glyphs) {
+					n++
+					if !p.Glyphs[it.Glyph].Upright {
+						turned++
+					}
+				}
+			}
+		}
+		if n > 0 && 2*turned > n {
+			bs = append(bs, [4]float64{tb.X0, tb.Y0, tb.X1, tb.Y1})
+		}
+	}
+	// pdfminer splits one turned label into several boxes at its word gaps; the layout reads
+	// it as one element, whose centre may lie in such a gap: boxes within 20 points merge.
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(bs) && !merged; i++ {
+			for j := i + 1; j < len(bs); j++ {
+				a, b := bs[i], bs[j]
+				if a[0]-20 <= b[2] && b[0]-20 <= a[2] && a[1]-20 <= b[3] && b[1]-20 <= a[3] {
+					bs[i] = [4]float64{min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])}
+					bs = append(bs[:j], bs[j+1:]...)
+					merged = true
+					break
+				}
+			}
+		}
+	}
+	var out []*element.Coordinates
+	for _, b := range bs {
+		x0, y0, x1, y1 := p.TopLeft(b[0], b[1], b[2], b[3])
+		out = append(out, &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}})
+	}
+	return out
+}
+
 func inside(c *element.Coordinates, regions []*element.Coordinates) bool {
 	if c == nil || len(c.Points) < 3 {
 		return false
