@@ -173,6 +173,13 @@ func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
 	return context.WithValue(ctx, loggerKey{}, l)
 }
 
+// LoggerFrom returns the logger ctx carries, if any (a strategy in a plugin process, where the
+// host's logger does not reach, may then log to its own stderr).
+func LoggerFrom(ctx context.Context) (*slog.Logger, bool) {
+	l, ok := ctx.Value(loggerKey{}).(*slog.Logger)
+	return l, ok && l != nil
+}
+
 // Logger returns the logger ctx carries for diagnostics (damaged parts skipped, limits
 // reached), or one that discards everything.
 func Logger(ctx context.Context) *slog.Logger {

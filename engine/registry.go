@@ -135,7 +135,9 @@ func (c fromContract) HasText(ctx context.Context, doc *Document, opts *Options)
 
 func withHostOptions(ctx context.Context, opts *Options) context.Context {
 	ctx = context.WithValue(ctx, hostOptionsKey{}, opts)
-	ctx = contract.WithLogger(ctx, opts.Log())
+	if opts.Logger != nil {
+		ctx = contract.WithLogger(ctx, opts.Logger)
+	}
 	ctx = contract.WithNested(ctx, func(ctx context.Context, doc *Document, k contract.Options) ([]element.Element, error) {
 		// A document inside another is partitioned as one of its own under the request's
 		// limits and hooks; the outer document's chunking applies to the whole result.

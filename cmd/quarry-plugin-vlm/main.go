@@ -12,14 +12,18 @@ package main
 
 import (
 	"github.com/quarrydocs/quarry/plugins/sdk"
-	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	"github.com/quarrydocs/quarry/strategies/vlm"
 )
 
 func main() {
-	s := vlm.New(vlm.Config{})
+	// The strategy is written against contract, the SDK's own types: it is served as it is.
+	var opts []sdk.Option
+	for _, k := range vlm.Options {
+		opts = append(opts, sdk.Option{Key: k.Key, Help: k.Help})
+	}
 	sdk.ServePlugin(sdk.Plugin{
 		Name:       vlm.Name,
-		Strategies: []sdk.Strategy{engineplugin.Strategy(vlm.Name, nil, s.Partition)},
+		Strategies: []sdk.Strategy{{Name: vlm.Name, Partition: vlm.New(vlm.Config{}).Partition}},
+		Options:    opts,
 	})
 }

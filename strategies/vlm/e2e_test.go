@@ -396,7 +396,7 @@ func TestProviderLimitAcrossRequests(t *testing.T) {
 			doc := engine.NewDocument("p.pdf", pdf)
 			doc.MIMEType = "application/pdf"
 			n := 0
-			if err := s.Partition(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil || n != 9 {
+			if err := s.Partition(context.Background(), doc, opts.Keys(), func(element.Element) error { n++; return nil }); err != nil || n != 9 {
 				t.Errorf("%d elements, %v", n, err)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
 )
 
@@ -70,12 +70,12 @@ func catalogue(getenv func(string) string) map[string][]string {
 
 // resolveModel validates the provider/model pair of a request. Errors are 422-class and list
 // the valid values, as the hosted API's validation does.
-func resolveModel(opts *engine.Options, getenv func(string) string) (prov, model string, err error) {
+func resolveModel(opts contract.Options, getenv func(string) string) (prov, model string, err error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	prov = strings.ToLower(strings.TrimSpace(opts.Extra[KeyModelProvider]))
-	model = strings.TrimSpace(opts.Extra[KeyModel])
+	prov = strings.ToLower(strings.TrimSpace(opts.Get(KeyModelProvider)))
+	model = strings.TrimSpace(opts.Get(KeyModel))
 	cat := catalogue(getenv)
 	if prov == "" && model == "" {
 		prov, model = strings.TrimSpace(getenv("QUARRY_VLM_PROVIDER")), strings.TrimSpace(getenv("QUARRY_VLM_MODEL"))
@@ -89,20 +89,20 @@ func resolveModel(opts *engine.Options, getenv func(string) string) (prov, model
 	}
 	sort.Strings(names)
 	if prov == "" {
-		return "", "", engine.Errorf(engine.KindUnprocessable,
+		return "", "", contract.Errorf(contract.KindUnprocessable,
 			"vlm_model_provider is required with vlm_model %q: must be one of %s", model, quoteList(names))
 	}
 	valid, ok := cat[prov]
 	if !ok {
-		return "", "", engine.Errorf(engine.KindUnprocessable,
+		return "", "", contract.Errorf(contract.KindUnprocessable,
 			"Invalid vlm_model_provider: %q. Must be one of %s", prov, quoteList(names))
 	}
 	if model == "" {
-		return "", "", engine.Errorf(engine.KindUnprocessable,
+		return "", "", contract.Errorf(contract.KindUnprocessable,
 			"vlm_model is required with vlm_model_provider %q: must be one of %s", prov, quoteList(valid))
 	}
 	if !slices.Contains(valid, model) {
-		return "", "", engine.Errorf(engine.KindUnprocessable,
+		return "", "", contract.Errorf(contract.KindUnprocessable,
 			"Invalid vlm_model %q for vlm_model_provider %q. Must be one of %s", model, prov, quoteList(valid))
 	}
 	return prov, model, nil

@@ -23,9 +23,9 @@ import (
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
 
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 )
 
@@ -153,7 +153,7 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 		case errors.Is(ctx.Err(), context.Canceled):
 			return nil, ctx.Err()
 		case errors.As(err, &ee):
-			return nil, engine.Errorf(engine.KindUnprocessable, "vlm: cannot read the HEIC image: %s", lastLine(stderr.String()))
+			return nil, contract.Errorf(contract.KindUnprocessable, "vlm: cannot read the HEIC image: %s", lastLine(stderr.String()))
 		}
 		return nil, fmt.Errorf("vlm: heif-convert (install libheif-examples): %w", err)
 	}
@@ -170,10 +170,10 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil {
-		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: cannot read the image: %v", err)
+		return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: cannot read the image: %v", err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
-		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: image of %dx%d pixels is too large", cfg.Width, cfg.Height)
+		return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: image of %dx%d pixels is too large", cfg.Width, cfg.Height)
 	}
 	mime := "image/" + format
 	if sendable(mime) && max(cfg.Width, cfg.Height) <= lim.MaxSide && len(img.Data) <= lim.MaxBytes {
@@ -181,7 +181,7 @@ func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
 	}
 	src, _, err := image.Decode(bytes.NewReader(img.Data))
 	if err != nil {
-		return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: cannot decode the image: %v", err)
+		return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: cannot decode the image: %v", err)
 	}
 	side := min(lim.MaxSide, max(cfg.Width, cfg.Height))
 	for attempt := 0; attempt < 8; attempt++ {
@@ -203,7 +203,7 @@ func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
 		}
 		side = side * 3 / 4
 	}
-	return provider.Image{}, engine.Errorf(engine.KindUnprocessable, "vlm: the image cannot be made smaller than %d bytes", lim.MaxBytes)
+	return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: the image cannot be made smaller than %d bytes", lim.MaxBytes)
 }
 
 // scale fits src into a side×side box, keeping its aspect ratio.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
 )
 
@@ -106,14 +105,14 @@ func defaultMaxTokens(model string) int {
 	return 16000
 }
 
-// knobs reads the request knobs: Options.Extra first, else the environment variable of the
+// knobs reads the request knobs: the request's keys first, else the environment variable of the
 // same name in upper case with a QUARRY_ prefix (QUARRY_VLM_DRY_RUN…), which is how the CLI
 // and a whole server are configured.
-func knobs(opts *engine.Options, getenv func(string) string) map[string]string {
+func knobs(opts contract.Options, getenv func(string) string) map[string]string {
 	out := map[string]string{}
 	for _, k := range []string{ExtraDryRun, ExtraFallback, ExtraDPI, ExtraConcurrency, ExtraMaxRetries, ExtraMaxTokens} {
-		if v, ok := opts.Extra[k]; ok {
-			out[k] = v
+		if opts.Has(k) {
+			out[k] = opts.Get(k)
 		} else if v := getenv("QUARRY_" + strings.ToUpper(k)); v != "" {
 			out[k] = v
 		}
@@ -121,7 +120,7 @@ func knobs(opts *engine.Options, getenv func(string) string) map[string]string {
 	return out
 }
 
-func parseSettings(opts *engine.Options, prov, model string, getenv func(string) string) (settings, error) {
+func parseSettings(opts contract.Options, prov, model string, getenv func(string) string) (settings, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -138,14 +137,14 @@ func parseSettings(opts *engine.Options, prov, model string, getenv func(string)
 	if v := strings.TrimSpace(getenv(EnvTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return s, engine.Errorf(engine.KindInternal, "vlm: %s=%q is not a duration", EnvTimeout, v)
+			return s, contract.Errorf(contract.KindInternal, "vlm: %s=%q is not a duration", EnvTimeout, v)
 		}
 		s.timeout = d
 	}
 	if v := strings.TrimSpace(getenv(EnvMaxPages)); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return s, engine.Errorf(engine.KindInternal, "vlm: %s=%q is not a page count", EnvMaxPages, v)
+			return s, contract.Errorf(contract.KindInternal, "vlm: %s=%q is not a page count", EnvMaxPages, v)
 		}
 		s.maxPages = n
 	}
@@ -153,7 +152,7 @@ func parseSettings(opts *engine.Options, prov, model string, getenv func(string)
 	if v, ok := x[ExtraDryRun]; ok {
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
-			return s, engine.Errorf(engine.KindBadRequest, "%s must be true or false, got %q", ExtraDryRun, v)
+			return s, contract.Errorf(contract.KindBadRequest, "%s must be true or false, got %q", ExtraDryRun, v)
 		}
 		s.dryRun = b
 	}
@@ -164,7 +163,7 @@ func parseSettings(opts *engine.Options, prov, model string, getenv func(string)
 		case "ocr_only", "ocr":
 			s.fallback = "ocr_only"
 		default:
-			return s, engine.Errorf(engine.KindBadRequest, "%s must be one of ['fail', 'ocr_only'], got %q", ExtraFallback, v)
+			return s, contract.Errorf(contract.KindBadRequest, "%s must be one of ['fail', 'ocr_only'], got %q", ExtraFallback, v)
 		}
 	}
 	intIn := func(key string, lo, hi int, dst *int) error {
@@ -174,7 +173,7 @@ func parseSettings(opts *engine.Options, prov, model string, getenv func(string)
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < lo || n > hi {
-			return engine.Errorf(engine.KindBadRequest, "%s must be an integer from %d to %d, got %q", key, lo, hi, v)
+			return contract.Errorf(contract.KindBadRequest, "%s must be an integer from %d to %d, got %q", key, lo, hi, v)
 		}
 		*dst = n
 		return nil

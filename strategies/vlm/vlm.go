@@ -28,7 +28,6 @@ import (
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/paged" // the PDF and image types it reads
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
@@ -39,7 +38,7 @@ import (
 const Name = "vlm"
 
 func init() {
-	contract.RegisterStrategy(contract.Strategy{Name: Name, Partitioner: engine.Contract(New(Config{})), Options: Options})
+	contract.RegisterStrategy(contract.Strategy{Name: Name, Partitioner: New(Config{}), Options: Options})
 }
 
 // Config configures a Strategy beyond what the environment says.
@@ -61,7 +60,7 @@ type Strategy struct {
 	limits map[string]chan struct{}
 }
 
-var _ engine.Partitioner = (*Strategy)(nil)
+var _ contract.Partitioner = (*Strategy)(nil)
 
 // New returns a Strategy.
 func New(cfg Config) *Strategy {
@@ -97,7 +96,7 @@ type job struct {
 	lim         imageLimits
 }
 
-func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engine.Options) (*job, error) {
+func (s *Strategy) prepare(ctx context.Context, doc *contract.Document, opts contract.Options) (*job, error) {
 	prov, model, err := resolveModel(opts, s.cfg.Getenv)
 	if err != nil {
 		return nil, err
@@ -117,7 +116,7 @@ func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engi
 	j.isPDF = j.mime == "application/pdf"
 	if !j.isPDF {
 		if !strings.HasPrefix(j.mime, "image/") {
-			return nil, engine.Errorf(engine.KindBadRequest, "vlm: the vlm strategy reads PDFs and images, not %s", j.mime)
+			return nil, contract.Errorf(contract.KindBadRequest, "vlm: the vlm strategy reads PDFs and images, not %s", j.mime)
 		}
 		j.pages = 1
 		return j, nil
@@ -126,13 +125,13 @@ func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engi
 	if err != nil {
 		var inv *pdf.InvalidError
 		if errors.Is(err, pdf.ErrEncrypted) || errors.As(err, &inv) {
-			return nil, &engine.Error{Kind: engine.KindUnprocessable, Msg: err.Error(), Err: err}
+			return nil, &contract.Error{Kind: contract.KindUnprocessable, Msg: err.Error(), Err: err}
 		}
 		return nil, err
 	}
 	j.pages = pd.NumPages()
 	if set.maxPages > 0 && j.pages > set.maxPages && !set.dryRun {
-		return nil, engine.Errorf(engine.KindUnprocessable,
+		return nil, contract.Errorf(contract.KindUnprocessable,
 			"vlm: the document has %d pages; this server sends at most %d pages to a model (%s)", j.pages, set.maxPages, EnvMaxPages)
 	}
 	for i := 1; i <= j.pages; i++ {
@@ -142,13 +141,13 @@ func (s *Strategy) prepare(ctx context.Context, doc *engine.Document, opts *engi
 	return j, nil
 }
 
-// Partition implements engine.Partitioner.
-func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+// Partition implements contract.Partitioner.
+func (s *Strategy) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	j, err := s.prepare(ctx, doc, opts)
 	if err != nil {
 		return err
 	}
-	log := logger(opts).With("strategy", Name, "provider", j.prov, "model", j.model)
+	log := logger(ctx).With("strategy", Name, "provider", j.prov, "model", j.model)
 	if j.set.dryRun {
 		est := j.estimate()
 		log.Info("vlm dry run", "pages", est.Pages, "requests", est.Requests, "estimated_input_tokens", est.InputTokens)
@@ -243,7 +242,7 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 				return err
 			}
 		}
-		if opts.IncludePageBreaks {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			pb := element.Element{Type: element.PageBreak}
 			pb.Metadata.PageNumber = element.Int(i + 1)
 			if err := emit(pb); err != nil {
@@ -260,15 +259,15 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 // logger is the request's logger. Options.Logger does not cross the plugin boundary, so in a
 // plugin process (the host sets QUARRY_PLUGIN_HOST_PID) usage and latency go to the process's
 // default logger, whose stderr the host collects.
-func logger(opts *engine.Options) *slog.Logger {
-	if opts.Logger == nil && os.Getenv("QUARRY_PLUGIN_HOST_PID") != "" {
+func logger(ctx context.Context) *slog.Logger {
+	if _, ok := contract.LoggerFrom(ctx); !ok && os.Getenv("QUARRY_PLUGIN_HOST_PID") != "" {
 		return slog.Default()
 	}
-	return opts.Log()
+	return contract.Logger(ctx)
 }
 
 // page produces the elements of page n: render, ask with retries, convert; or fall back.
-func (s *Strategy) page(ctx context.Context, j *job, client provider.Client, limit chan struct{}, pdfPath string, n int, opts *engine.Options, log *slog.Logger) ([]element.Element, error) {
+func (s *Strategy) page(ctx context.Context, j *job, client provider.Client, limit chan struct{}, pdfPath string, n int, opts contract.Options, log *slog.Logger) ([]element.Element, error) {
 	var img provider.Image
 	var err error
 	if j.isPDF {
@@ -283,7 +282,7 @@ func (s *Strategy) page(ctx context.Context, j *job, client provider.Client, lim
 	req := provider.Request{
 		Model:     j.model,
 		System:    systemPrompt,
-		Prompt:    userPrompt(n, j.pages, opts.Languages),
+		Prompt:    userPrompt(n, j.pages, opts.Values(contract.KeyLanguages)),
 		Image:     img,
 		MaxTokens: j.set.maxTokens,
 	}
@@ -355,22 +354,22 @@ func backoff(base time.Duration, attempt int) time.Duration {
 }
 
 // ocrPage partitions a page image with the ocr_only strategy.
-func (s *Strategy) ocrPage(ctx context.Context, img provider.Image, n int, opts *engine.Options) ([]element.Element, error) {
-	p, ok := engine.LookupStrategy("ocr_only")
-	if !ok {
-		return nil, engine.Errorf(engine.KindInternal, "vlm: page %d failed and the ocr_only fallback is not installed", n)
+func (s *Strategy) ocrPage(ctx context.Context, img provider.Image, n int, opts contract.Options) ([]element.Element, error) {
+	p, ok := contract.LookupStrategy(contract.StrategyOCROnly)
+	if !ok || p.Partitioner == nil {
+		return nil, contract.Errorf(contract.KindInternal, "vlm: page %d failed and the ocr_only fallback is not installed", n)
 	}
 	ext := ".png"
 	if img.MIME == "image/jpeg" {
 		ext = ".jpg"
 	}
-	doc := engine.NewDocument(fmt.Sprintf("page-%d%s", n, ext), img.Data)
+	doc := contract.NewDocument(fmt.Sprintf("page-%d%s", n, ext), img.Data)
 	doc.MIMEType = img.MIME
-	o := *opts
-	o.Strategy = "ocr_only"
-	o.IncludePageBreaks = false
+	o := opts.Clone()
+	o[contract.KeyStrategy] = []string{contract.StrategyOCROnly}
+	o[contract.KeyIncludePageBreaks] = []string{"false"}
 	var out []element.Element
-	err := p.Partition(ctx, doc, &o, func(e element.Element) error {
+	err := p.Partitioner.Partition(ctx, doc, o, func(e element.Element) error {
 		e.Metadata.PageNumber = element.Int(n)
 		out = append(out, e)
 		return nil
@@ -386,9 +385,9 @@ func (s *Strategy) ocrPage(ctx context.Context, img provider.Image, n int, opts 
 func clientError(err error) error {
 	var ce *provider.CredentialsError
 	if errors.As(err, &ce) {
-		return &engine.Error{Kind: engine.KindInternal, Msg: ce.Error(), Err: err}
+		return &contract.Error{Kind: contract.KindInternal, Msg: ce.Error(), Err: err}
 	}
-	return &engine.Error{Kind: engine.KindInternal, Msg: err.Error(), Err: err}
+	return &contract.Error{Kind: contract.KindInternal, Msg: err.Error(), Err: err}
 }
 
 // pageError maps a provider failure to the API's error classes: throttling and outages are
@@ -398,20 +397,20 @@ func pageError(n int, err error) error {
 	msg := fmt.Sprintf("vlm: page %d: %v", n, err)
 	var ae *provider.APIError
 	if !errors.As(err, &ae) {
-		var ee *engine.Error
+		var ee *contract.Error
 		if errors.As(err, &ee) {
-			return &engine.Error{Kind: ee.Kind, Msg: fmt.Sprintf("vlm: page %d: %s", n, ee.Msg), Err: err}
+			return &contract.Error{Kind: ee.Kind, Msg: fmt.Sprintf("vlm: page %d: %s", n, ee.Msg), Err: err}
 		}
-		return &engine.Error{Kind: engine.KindInternal, Msg: msg, Err: err}
+		return &contract.Error{Kind: contract.KindInternal, Msg: msg, Err: err}
 	}
-	kind := engine.KindInternal
+	kind := contract.KindInternal
 	switch {
 	case ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusRequestTimeout || ae.Status == 529 || ae.Status >= 500 || ae.Status == 0:
-		kind = engine.KindUnavailable
+		kind = contract.KindUnavailable
 	case ae.Status == http.StatusBadRequest || ae.Status == http.StatusRequestEntityTooLarge || ae.Status == http.StatusUnprocessableEntity:
-		kind = engine.KindUnprocessable
+		kind = contract.KindUnprocessable
 	}
-	return &engine.Error{Kind: kind, Msg: msg, Err: err}
+	return &contract.Error{Kind: kind, Msg: msg, Err: err}
 }
 
 // Estimate is the dry-run report.
@@ -452,7 +451,7 @@ func (j *job) estimate() Estimate {
 	return e
 }
 
-func emitEstimate(est Estimate, emit engine.Emit) error {
+func emitEstimate(est Estimate, emit contract.Emit) error {
 	raw, err := json.Marshal(est)
 	if err != nil {
 		return fmt.Errorf("vlm: encode estimate: %w", err)
