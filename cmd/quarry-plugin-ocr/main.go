@@ -16,7 +16,6 @@ import (
 	"syscall"
 
 	"github.com/quarrydocs/quarry/plugins/sdk"
-	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
 	"github.com/quarrydocs/quarry/strategies/ocr"
 )
 
@@ -35,8 +34,18 @@ func main() {
 	sdk.ServePlugin(sdk.Plugin{
 		Name: "ocr",
 		Strategies: []sdk.Strategy{
-			engineplugin.Strategy("hi_res", ocr.MIMETypes, o.HiRes),
-			engineplugin.Strategy("ocr_only", ocr.MIMETypes, o.OCROnly),
+			{Name: "hi_res", MIMETypes: ocr.MIMETypes, Partition: o.HiRes},
+			{Name: "ocr_only", MIMETypes: ocr.MIMETypes, Partition: o.OCROnly},
 		},
+		Options: options(),
 	})
+}
+
+// options lists the keys the OCR strategies declare, as the SDK shows them.
+func options() []sdk.Option {
+	var out []sdk.Option
+	for _, k := range ocr.Options {
+		out = append(out, sdk.Option{Key: k.Key, Help: k.Help})
+	}
+	return out
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/contract"
 )
 
 var installed = sync.OnceValues(gosseract.GetAvailableLanguages)
@@ -39,6 +39,6 @@ func checkLanguages(langs string) error {
 	for i, m := range missing {
 		pkgs[i] = "tesseract-ocr-" + strings.ReplaceAll(m, "_", "-")
 	}
-	return engine.Errorf(engine.KindBadRequest, "OCR language packs not installed: %s (installed: %s; install %s)",
+	return contract.Errorf(contract.KindBadRequest, "OCR language packs not installed: %s (installed: %s; install %s)",
 		strings.Join(missing, ", "), strings.Join(have, ", "), strings.Join(pkgs, " "))
 }

@@ -29,8 +29,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	_ "github.com/quarrydocs/quarry/formats/paged" // the PDF and image types it reads (their names for skip_infer_table_types)
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
@@ -40,7 +40,7 @@ import (
 // MIMETypes are the document types the OCR strategies accept.
 var MIMETypes = []string{"application/pdf", "image/jpeg", "image/png", "image/tiff", "image/bmp", "image/heic", "image/gif", "image/webp"}
 
-// Options keys understood in engine.Options.Extra.
+// Option keys the OCR strategies read and declare (Options).
 const (
 	// ExtraDPI sets the rendering resolution of PDF pages (default 300).
 	ExtraDPI = "ocr_dpi"
@@ -48,6 +48,13 @@ const (
 	// only the pages without a text layer).
 	ExtraPages = "ocr_pages"
 )
+
+// Options are the keys the OCR strategies declare beyond the standard ones.
+var Options = []contract.KeySpec{
+	{Key: ExtraDPI, Kind: contract.Int, Help: "OCR: rendering resolution of PDF pages (default 300)", Since: 2},
+	{Key: ExtraPages, Kind: contract.String, Help: "OCR: only these 1-based pages, comma-separated (auto's per-page routing)", Since: 2},
+	{Key: ExtraRegions, Kind: contract.String, Help: "OCR: only these regions (hi_res's born-digital layout)", Since: 2},
+}
 
 // Config sets up an OCR engine.
 type Config struct {
@@ -158,17 +165,17 @@ func (o *OCR) release(t *tesseract) {
 
 func init() {
 	o := New(ConfigFromEnv())
-	engine.RegisterStrategy("hi_res", engine.PartitionFunc(o.HiRes))
-	engine.RegisterStrategy("ocr_only", engine.PartitionFunc(o.OCROnly))
+	contract.RegisterStrategy(contract.Strategy{Name: contract.StrategyHiRes, Partitioner: contract.Func(o.HiRes), Options: Options})
+	contract.RegisterStrategy(contract.Strategy{Name: contract.StrategyOCROnly, Partitioner: contract.Func(o.OCROnly), Options: Options})
 }
 
 // OCROnly is the ocr_only strategy.
-func (o *OCR) OCROnly(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func (o *OCR) OCROnly(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return o.run(ctx, doc, opts, emit, false)
 }
 
 // HiRes is the hi_res strategy.
-func (o *OCR) HiRes(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
+func (o *OCR) HiRes(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
 	return o.run(ctx, doc, opts, emit, true)
 }
 
@@ -182,12 +189,12 @@ type pageResult struct {
 	err   error
 }
 
-func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit, hiRes bool) error {
+func (o *OCR) run(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit, hiRes bool) error {
 	dpi := o.cfg.DPI
-	if v, err := strconv.Atoi(opts.Extra[ExtraDPI]); err == nil && v >= 50 && v <= 1200 {
+	if v, err := strconv.Atoi(opts.Get(ExtraDPI)); err == nil && v >= 50 && v <= 1200 {
 		dpi = v
 	}
-	langs := TesseractLanguages(opts.Languages, opts.OCRLanguages)
+	langs := TesseractLanguages(opts.Values(contract.KeyLanguages), opts.Values(contract.KeyOCRLanguages))
 	if err := checkLanguages(langs); err != nil {
 		return err
 	}
@@ -196,16 +203,16 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 		return err
 	}
 	defer src.close()
-	pages := pageList(src.count(), opts.Extra[ExtraPages])
-	if spec := opts.Extra[ExtraRegions]; spec != "" {
+	pages := pageList(src.count(), opts.Get(ExtraPages))
+	if spec := opts.Get(ExtraRegions); spec != "" {
 		if err := o.regions(ctx, src, parseRegions(spec, src.count()), langs, emit); err != nil {
 			return err
 		}
 	}
-	ft, _ := engine.TypeForMIME(doc.MIMEType)
-	tables := hiRes && opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name)
+	ft, _ := contract.LookupFormat(doc.MIMEType)
+	tables := hiRes && opts.Bool(contract.KeyPDFInferTableStructure, true) && !slices.Contains(opts.Values(contract.KeySkipInferTableTypes), ft.Name)
 	crops := map[string]bool{}
-	for _, t := range opts.ExtractImageBlockTypes {
+	for _, t := range opts.Values(contract.KeyExtractImageBlockTypes) {
 		crops[strings.ToLower(t)] = true
 	}
 
@@ -264,7 +271,7 @@ func (o *OCR) run(ctx context.Context, doc *engine.Document, opts *engine.Option
 				return err
 			}
 		}
-		if opts.IncludePageBreaks {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			if err := emit(element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(r.num)}}); err != nil {
 				return err
 			}

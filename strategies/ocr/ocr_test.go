@@ -212,7 +212,7 @@ func TestWarm(t *testing.T) {
 	doc := engine.NewDocument("t.png", data)
 	doc.MIMEType = "image/png"
 	var n int
-	if err := o.OCROnly(context.Background(), doc, &opts, func(element.Element) error { n++; return nil }); err != nil || n == 0 {
+	if err := o.OCROnly(context.Background(), doc, opts.Keys(), func(element.Element) error { n++; return nil }); err != nil || n == 0 {
 		t.Fatalf("%d elements, %v", n, err)
 	}
 	o.Close()

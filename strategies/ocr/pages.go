@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/strategies/fast"
@@ -33,7 +33,7 @@ type source interface {
 }
 
 // openSource prepares doc's pages: PDF pages rendered by pdftoppm, image frames decoded.
-func openSource(ctx context.Context, doc *engine.Document, dpi int) (source, *pdf.Document, error) {
+func openSource(ctx context.Context, doc *contract.Document, dpi int) (source, *pdf.Document, error) {
 	data, err := doc.Bytes()
 	if err != nil {
 		return nil, nil, fmt.Errorf("ocr: read document: %w", err)
@@ -57,7 +57,7 @@ func openSource(ctx context.Context, doc *engine.Document, dpi int) (source, *pd
 	case "image/tiff":
 		n, err := tiffFrames(data)
 		if err != nil || n < 1 {
-			return nil, nil, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read TIFF image", Err: err}
+			return nil, nil, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read TIFF image", Err: err}
 		}
 		return &imageSource{data: data, frames: n}, nil, nil
 	}
@@ -81,7 +81,7 @@ func (s *imageSource) render(_ context.Context, n int) (*image.Gray, float64, er
 	}
 	img, err := decodeGrey(s.data, frame)
 	if err != nil {
-		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
+		return nil, 0, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
 	}
 	return img, 0, nil
 }
@@ -95,7 +95,7 @@ type pdfSource struct {
 	dpi  int
 }
 
-func newPDFSource(doc *engine.Document, data []byte, d *pdf.Document, dpi int) (*pdfSource, error) {
+func newPDFSource(doc *contract.Document, data []byte, d *pdf.Document, dpi int) (*pdfSource, error) {
 	s := &pdfSource{doc: d, dpi: dpi}
 	if f, ok := doc.Content.(*os.File); ok {
 		s.path = f.Name()
@@ -150,7 +150,7 @@ func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, er
 	}
 	img, err := scan.ParsePGM(out.Bytes())
 	if err != nil {
-		return nil, 0, &engine.Error{Kind: engine.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
+		return nil, 0, &contract.Error{Kind: contract.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
 	}
 	return img, float64(dpi) / 72, nil
 }
@@ -176,7 +176,7 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, &engine.Error{Kind: engine.KindUnprocessable, Msg: "Unable to read HEIC image: " + firstLine(stderr.String()), Err: err}
+			return nil, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read HEIC image: " + firstLine(stderr.String()), Err: err}
 		}
 		return nil, fmt.Errorf("ocr: heif-convert (install libheif-examples): %w", err)
 	}

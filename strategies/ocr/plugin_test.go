@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/plugins/host"
@@ -56,9 +57,9 @@ func TestPluginMatchesInProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		var outs [2][]byte
-		for i, part := range []engine.Partitioner{engine.PartitionFunc(o.HiRes), p.Partitioner(c.strategy)} {
+		for i, part := range []engine.Partitioner{engine.FromContract(contract.Func(o.HiRes)), p.Partitioner(c.strategy)} {
 			if c.strategy == "ocr_only" && i == 0 {
-				part = engine.PartitionFunc(o.OCROnly)
+				part = engine.FromContract(contract.Func(o.OCROnly))
 			}
 			doc := engine.NewDocument(c.doc, data)
 			doc.MIMEType = engine.Detect(doc, "").MIME

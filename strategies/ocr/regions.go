@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
@@ -60,7 +60,7 @@ func parseRegions(spec string, count int) []ocrRegion {
 
 // regions OCRs the listed regions, rendering each page once, and emits an Image element per
 // region with its text and pixel coordinates.
-func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs string, emit engine.Emit) error {
+func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs string, emit contract.Emit) error {
 	var img *image.Gray
 	var scale float64
 	page := 0
