@@ -10,6 +10,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"testing"
+
+	"golang.org/x/image/bmp"
 )
 
 // bombPNG is a valid PNG signature and header declaring w × h grey pixels, with one tiny
@@ -145,7 +147,18 @@ func TestCheckSizeRefusesBombs(t *testing.T) {
 	} else {
 		t.Fatal("no SOF0 marker")
 	}
+	var gifB, bmpB bytes.Buffer
+	gif.Encode(&gifB, image.NewGray(image.Rect(0, 0, 8, 8)), nil)
+	gb := gifB.Bytes()
+	binary.LittleEndian.PutUint16(gb[6:], 65535) // logical screen width, height
+	binary.LittleEndian.PutUint16(gb[8:], 65535)
+	bmp.Encode(&bmpB, image.NewGray(image.Rect(0, 0, 8, 8)))
+	bb := bmpB.Bytes()
+	binary.LittleEndian.PutUint32(bb[18:], 100000) // BITMAPINFOHEADER width, height
+	binary.LittleEndian.PutUint32(bb[22:], 100000)
 	bombs := map[string][]byte{
+		"gif":          gb,
+		"bmp":          bb,
 		"png":          bombPNG(100000, 100000),
 		"jpeg":         jb,
 		"pgm":          []byte("P5 100000 100000 255\n"),
