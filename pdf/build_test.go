@@ -248,3 +248,33 @@ func TestSymbolFontBuiltInEncoding(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// Signature fields, push buttons and rubber stamps show words only through their appearance
+// streams (forms inside it included); check boxes and a stamp's note (its Contents) are not
+// page text.
+func TestAppearanceText(t *testing.T) {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Annots [6 0 R 7 0 R 8 0 R 9 0 R] >>",
+		stream("", "BT ET"),
+		helv,
+		"<< /Type /Annot /Subtype /Widget /FT /Sig /T (sig) /Rect [72 600 300 650] /AP << /N 10 0 R >> >>",
+		"<< /Type /Annot /Subtype /Stamp /Contents (reviewer note) /Rect [72 500 300 550] /AP << /N 11 0 R >> >>",
+		"<< /Type /Annot /Subtype /Widget /FT /Btn /T (ok) /Rect [72 400 90 418] /AS /On /AP << /N << /On 12 0 R /Off 12 0 R >> >> >>",
+		"<< /Type /Annot /Subtype /Stamp /Contents (only a note) /Rect [72 300 300 350] >>",
+		// The signature draws its words through a form, as signing tools do (/FRM).
+		stream("/Type /XObject /Subtype /Form /BBox [0 0 228 50] /Resources << /XObject << /FRM 13 0 R >> >>", "q /FRM Do Q"),
+		stream("/Type /XObject /Subtype /Form /BBox [0 0 228 50] /Resources << /Font << /F1 5 0 R >> >>", "BT /F1 14 Tf 10 20 Td (APPROVED) Tj ET"),
+		stream("/Type /XObject /Subtype /Form /BBox [0 0 18 18] /Resources << /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 2 4 Td (4) Tj ET"),
+		stream("/Type /XObject /Subtype /Form /BBox [0 0 228 50] /Resources << /Font << /F1 5 0 R >> >>", "BT /F1 10 Tf 5 30 Td (Digitally signed by Jane Roe) Tj 0 -12 Td (Date: 2024.01.02) Tj ET"),
+	}
+	p := readPage(t, buildPDF(objs...))
+	var got []string
+	for _, f := range p.Fields {
+		got = append(got, f.Value)
+	}
+	if want := []string{"Digitally signed by Jane Roe Date: 2024.01.02", "APPROVED"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("fields %q, want %q", got, want)
+	}
+}

@@ -140,7 +140,7 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 		}
 	}
 	page.Boxes = Analyze(page.Glyphs, w, h, params)
-	page.Links, page.Fields = d.annotations(pr.dict, ctm)
+	page.Links, page.Fields = d.annotations(ctx, pr.dict, ctm)
 	return page, nil
 }
 
@@ -174,7 +174,7 @@ func (d *Document) pageContent(pd types.Dict) ([]byte, error) {
 	return out, errors.Join(errs...)
 }
 
-func (d *Document) annotations(pd types.Dict, ctm matrix) ([]Link, []Field) {
+func (d *Document) annotations(ctx context.Context, pd types.Dict, ctm matrix) ([]Link, []Field) {
 	var links []Link
 	var fields []Field
 	for _, ao := range d.array(pd["Annots"]) {
@@ -204,19 +204,95 @@ func (d *Document) annotations(pd types.Dict, ctm matrix) ([]Link, []Field) {
 			links = append(links, Link{X0: x0, Y0: y0, X1: x1, Y1: y1, URI: uri})
 		case "Widget":
 			name, value := d.fieldValue(a)
+			if strings.TrimSpace(value) == "" && d.showsAppearance(a) {
+				// A signature's or push button's words are only in its appearance.
+				value = d.appearanceText(ctx, a)
+			}
 			if strings.TrimSpace(value) == "" {
 				continue
 			}
 			fields = append(fields, Field{Name: name, Value: value, X0: x0, Y0: y0, X1: x1, Y1: y1})
-		case "FreeText":
-			// A text box drawn on the page (a typewriter note, a stamp's words): its
-			// Contents is what its appearance shows, and for some PDFs all the text there is.
-			if v := d.textString(a["Contents"]); strings.TrimSpace(v) != "" {
+		case "FreeText", "Stamp":
+			// A text box drawn on the page (a typewriter note) or a rubber stamp: what its
+			// appearance shows, else its Contents (a FreeText's Contents is its text; a
+			// stamp's is a note about it, so only its appearance counts).
+			v := d.appearanceText(ctx, a)
+			if strings.TrimSpace(v) == "" && d.name(a["Subtype"]) == "FreeText" {
+				v = d.textString(a["Contents"])
+			}
+			if strings.TrimSpace(v) != "" {
 				fields = append(fields, Field{Value: v, X0: x0, Y0: y0, X1: x1, Y1: y1})
 			}
 		}
 	}
 	return links, fields
+}
+
+// showsAppearance reports a widget whose text is in its appearance stream only: a signature
+// field or a push button (check boxes and radio buttons draw a mark, not words).
+func (d *Document) showsAppearance(w types.Dict) bool {
+	node := w
+	for depth := 0; node != nil && depth < 32; depth++ {
+		switch d.name(node["FT"]) {
+		case "Sig":
+			return true
+		case "Btn":
+			ff, _ := d.number(node["Ff"])
+			return int64(ff)&(1<<16) != 0 // Pushbutton
+		case "":
+		default:
+			return false
+		}
+		node = d.dict(node["Parent"])
+	}
+	return false
+}
+
+// appearanceText is the text an annotation's normal appearance stream draws (the state /AS
+// names when there are several), its lines joined in pdfminer's box order; "" when it draws
+// none. The stream runs in an interpreter of its own, bounded like a page's forms.
+func (d *Document) appearanceText(ctx context.Context, a types.Dict) string {
+	ap := d.dict(a["AP"])
+	if ap == nil {
+		return ""
+	}
+	n, ok := ap.Find("N")
+	if !ok {
+		return ""
+	}
+	if states, isDict := d.resolve(n).(types.Dict); isDict {
+		if n, ok = states.Find(d.name(a["AS"])); !ok {
+			return ""
+		}
+	}
+	sd, ok := d.resolve(n).(types.StreamDict)
+	if !ok {
+		return ""
+	}
+	data, _, err := d.streamData(n)
+	if len(data) == 0 || (err != nil && len(data) == 0) {
+		return ""
+	}
+	in := &interp{ctx: ctx, doc: d, noGeom: true}
+	in.path.reset()
+	in.run(data, d.dict(sd.Dict["Resources"]), identity, graphics{paint: paint{lineWidth: 1}}, 1, nil)
+	// Appearances are usually forms inside the stream (a signature's /FRM, /n0, /n2): the
+	// glyphs of those count as its own.
+	glyphs := in.glyphs
+	for _, f := range in.figs {
+		for _, it := range f.Items {
+			if it.Glyph != nil {
+				glyphs = append(glyphs, *it.Glyph)
+			}
+		}
+	}
+	var parts []string
+	for _, tb := range Analyze(glyphs, 1e4, 1e4, DefaultLAParams()) {
+		if t := strings.Join(strings.Fields(tb.Text()), " "); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // fieldValue reads a widget's field name and value, following /Parent for inherited entries.
