@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -94,5 +95,43 @@ func TestEngineNamesNoFormat(t *testing.T) {
 	}
 	if literals < 50 {
 		t.Fatalf("only %d string literals seen: the parse missed the package", literals)
+	}
+}
+
+// aboveContract are the packages under formats/ and strategies/ that may import engine: the
+// per-page router is routing, installed by main on the host, and reports strategy choices to
+// the engine's progress hook.
+var aboveContract = map[string]bool{"../strategies/ocr/auto": true}
+
+// TestRegistrantsImportContractNotEngine: formats and strategies see the contract only (the leaf
+// a plugin links too); routing, detection and post-processing stay above them.
+func TestRegistrantsImportContractNotEngine(t *testing.T) {
+	files := 0
+	for _, root := range []string{"../formats", "../strategies"} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			if aboveContract[filepath.Dir(path)] || strings.Contains(path, "/testdata/") {
+				return nil
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			files++
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"github.com/quarrydocs/quarry/engine"` {
+					t.Errorf("%s imports engine: use contract", path)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files < 50 {
+		t.Fatalf("only %d files seen", files)
 	}
 }
