@@ -211,3 +211,20 @@ func Nested(ctx context.Context, doc *Document, opts Options) ([]element.Element
 	}
 	return f(ctx, doc, opts)
 }
+
+type strategyReportKey struct{}
+
+// WithStrategyReports returns a context whose ReportStrategy calls go to f (the engine sets it
+// to its progress hook).
+func WithStrategyReports(ctx context.Context, f func(strategy, reason string, pages []int)) context.Context {
+	return context.WithValue(ctx, strategyReportKey{}, f)
+}
+
+// ReportStrategy reports that strategy reads pages (nil: the whole document) and why, in a few
+// words: what a router that sends some pages one way and the rest another tells the person
+// watching. Like ReportProgress it does nothing when ctx carries no hook.
+func ReportStrategy(ctx context.Context, strategy, reason string, pages []int) {
+	if f, ok := ctx.Value(strategyReportKey{}).(func(strategy, reason string, pages []int)); ok {
+		f(strategy, reason, pages)
+	}
+}

@@ -98,13 +98,12 @@ func TestEngineNamesNoFormat(t *testing.T) {
 	}
 }
 
-// aboveContract are the packages under formats/ and strategies/ that may import engine: the
-// per-page router is routing, installed by main on the host, and reports strategy choices to
-// the engine's progress hook.
-var aboveContract = map[string]bool{"../strategies/ocr/auto": true}
+// aboveContract are the packages under formats/ and strategies/ allowed to import engine: none.
+var aboveContract = map[string]bool{}
 
-// TestRegistrantsImportContractNotEngine: formats and strategies see the contract only (the leaf
-// a plugin links too); routing, detection and post-processing stay above them.
+// TestRegistrantsImportContractNotEngine: formats and strategies (the per-page router included)
+// see the contract only, the leaf a plugin links too; detection and post-processing stay above
+// them.
 func TestRegistrantsImportContractNotEngine(t *testing.T) {
 	files := 0
 	for _, root := range []string{"../formats", "../strategies"} {

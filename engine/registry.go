@@ -147,6 +147,9 @@ func withHostOptions(ctx context.Context, opts *Options) context.Context {
 	})
 	if opts.Progress != nil {
 		ctx = contract.WithProgress(ctx, func(page, pages int, stage string) { opts.ReportPage(page, pages, stage) })
+		ctx = contract.WithStrategyReports(ctx, func(strategy, reason string, pages []int) {
+			opts.Report(Progress{Strategy: strategy, Reason: reason, Pages: pages})
+		})
 	}
 	return ctx
 }

@@ -35,7 +35,7 @@ func TestAutoPerPageMixedPDF(t *testing.T) {
 	if !okf || !oko {
 		t.Fatal("fast or ocr_only not registered")
 	}
-	router := auto.NewRouter(fast, fast, ocrOnly)
+	router := auto.NewRouter(engine.Contract(fast), engine.Contract(fast), engine.Contract(ocrOnly))
 	data, err := os.ReadFile(mixedPDF)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestAutoPerPageMixedPDF(t *testing.T) {
 	doc := engine.NewDocument("mixed.pdf", data)
 	doc.MIMEType = "application/pdf"
 	var els []element.Element
-	err = router.Partition(context.Background(), doc, &opts, func(e element.Element) error { els = append(els, e); return nil })
+	err = router.Partition(context.Background(), doc, opts.Keys(), func(e element.Element) error { els = append(els, e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/paged"
 	"github.com/quarrydocs/quarry/strategies/fast"
 )
 
@@ -23,50 +24,52 @@ import (
 // auto page by page. Call it after every strategy (and plugin) is registered; calling it again
 // does nothing.
 func Install() {
-	f, okf := engine.LookupStrategy("fast")
-	if !okf {
+	fs, okf := contract.LookupStrategy(contract.StrategyFast)
+	if !okf || fs.Partitioner == nil {
 		return
 	}
+	f := fs.Partitioner
 	if _, wrapped := f.(*Strategy); wrapped {
 		return
 	}
-	if h, ok := engine.LookupStrategy("hi_res"); !ok {
-		engine.ReplaceStrategy("hi_res", &HiRes{})
-	} else if _, wrapped := h.(*HiRes); !wrapped {
-		engine.ReplaceStrategy("hi_res", &HiRes{ocr: h})
+	if h, ok := contract.LookupStrategy(contract.StrategyHiRes); !ok || h.Partitioner == nil {
+		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{})
+	} else if _, wrapped := h.Partitioner.(*HiRes); !wrapped {
+		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{ocr: h.Partitioner})
 	}
-	o, oko := engine.LookupStrategy("ocr_only")
-	if !oko {
+	oc, oko := contract.LookupStrategy(contract.StrategyOCROnly)
+	if !oko || oc.Partitioner == nil {
 		return
 	}
+	o := oc.Partitioner
 	m := &mixed{fast: f, ocr: o}
-	engine.ReplaceStrategy("fast", &Strategy{inner: f, m: m})
-	engine.ReplaceStrategy("ocr_only", &Strategy{inner: o, m: m})
+	contract.ReplaceStrategy(contract.StrategyFast, &Strategy{inner: f, m: m})
+	contract.ReplaceStrategy(contract.StrategyOCROnly, &Strategy{inner: o, m: m})
 }
 
 // NewRouter returns inner behind the per-page router over fast and ocr: what Install registers
 // for fast and ocr_only, for a caller that holds the strategies itself (a test that must not
 // change what the process's registry routes to).
-func NewRouter(inner, fast, ocr engine.Partitioner) *Strategy {
+func NewRouter(inner, fast, ocr contract.Partitioner) *Strategy {
 	return &Strategy{inner: inner, m: &mixed{fast: fast, ocr: ocr}}
 }
 
 // Strategy is fast or ocr_only behind the per-page router.
 type Strategy struct {
-	inner engine.Partitioner
+	inner contract.Partitioner
 	m     *mixed
 }
 
-type mixed struct{ fast, ocr engine.Partitioner }
+type mixed struct{ fast, ocr contract.Partitioner }
 
 // ExtraPages is the option key the OCR strategies read to OCR only some pages.
 const ExtraPages = "ocr_pages"
 
 // Partition routes page by page when the caller asked for auto on a PDF; an explicit strategy
 // runs as asked.
-func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	st := strings.ToLower(opts.Strategy)
-	if (st != "auto" && st != "") || doc.MIMEType != "application/pdf" {
+func (s *Strategy) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	st := strings.ToLower(opts.Get(contract.KeyStrategy))
+	if (st != contract.StrategyAuto && st != "") || doc.MIMEType != paged.MIMEPDF {
 		return s.inner.Partition(ctx, doc, opts, emit)
 	}
 	text, n, err := textPages(ctx, doc, opts)
@@ -87,10 +90,10 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 	case n:
 		return s.m.ocr.Partition(ctx, doc, opts, emit)
 	}
-	opts.Log().Debug("auto: mixed PDF", "pages", n, "ocr_pages", strings.Join(scans, ","))
-	opts.Report(engine.Progress{Strategy: "ocr_only", Pages: scanPages, Reason: "no text layer (the other pages go through fast)"})
+	contract.Logger(ctx).Debug("auto: mixed PDF", "pages", n, "ocr_pages", strings.Join(scans, ","))
+	contract.ReportStrategy(ctx, contract.StrategyOCROnly, "no text layer (the other pages go through fast)", scanPages)
 	byPage := map[int][]element.Element{}
-	collect := func(keep func(int) bool) engine.Emit {
+	collect := func(keep func(int) bool) contract.Emit {
 		return func(e element.Element) error {
 			p := 0
 			if e.Metadata.PageNumber != nil {
@@ -105,13 +108,9 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 	if err := s.m.fast.Partition(ctx, doc, opts, collect(func(p int) bool { return text[p] })); err != nil {
 		return err
 	}
-	o := *opts
-	o.Extra = map[string]string{}
-	for k, v := range opts.Extra {
-		o.Extra[k] = v
-	}
-	o.Extra[ExtraPages] = strings.Join(scans, ",")
-	if err := s.m.ocr.Partition(ctx, doc, &o, collect(func(p int) bool { return !text[p] })); err != nil {
+	o := opts.Clone()
+	o[ExtraPages] = []string{strings.Join(scans, ",")}
+	if err := s.m.ocr.Partition(ctx, doc, o, collect(func(p int) bool { return !text[p] })); err != nil {
 		return err
 	}
 	pages := make([]int, 0, len(byPage))
@@ -130,15 +129,15 @@ func (s *Strategy) Partition(ctx context.Context, doc *engine.Document, opts *en
 }
 
 // HasText reports whether any page has a text layer: what auto asks fast before choosing it.
-func (s *Strategy) HasText(ctx context.Context, doc *engine.Document, opts *engine.Options) (bool, error) {
+func (s *Strategy) HasText(ctx context.Context, doc *contract.Document, opts contract.Options) (bool, error) {
 	text, _, err := textPages(ctx, doc, opts)
 	return len(text) > 0, err
 }
 
-var _ engine.TextLayerProber = (*Strategy)(nil)
+var _ contract.TextLayerProber = (*Strategy)(nil)
 
 // textPages returns the pages (1-based) that have a text layer, and the page count.
-func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) (map[int]bool, int, error) {
+func textPages(ctx context.Context, doc *contract.Document, opts contract.Options) (map[int]bool, int, error) {
 	d, err := fast.Open(ctx, doc)
 	if err != nil {
 		return nil, 0, err
@@ -148,7 +147,7 @@ func textPages(ctx context.Context, doc *engine.Document, opts *engine.Options) 
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		p, err := d.Page(ctx, n, fast.Params(opts.Keys()))
+		p, err := d.Page(ctx, n, fast.Params(opts))
 		if err == nil && p.HasText() {
 			text[n] = true
 		}

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/paged"
 	"github.com/quarrydocs/quarry/layout"
 	"github.com/quarrydocs/quarry/pdf"
 	"github.com/quarrydocs/quarry/strategies/fast"
@@ -25,19 +26,19 @@ import (
 // read and laid out once.
 type HiRes struct {
 	// ocr is the OCR hi_res strategy (a plugin), nil when not installed.
-	ocr engine.Partitioner
+	ocr contract.Partitioner
 }
 
-var _ engine.Partitioner = (*HiRes)(nil)
+var _ contract.Partitioner = (*HiRes)(nil)
 
 func (s *HiRes) ocrMissing(what string) error {
-	return engine.Errorf(engine.KindBadRequest, "%s needs OCR, and the hi_res OCR strategy is not available in this installation; "+
+	return contract.Errorf(contract.KindBadRequest, "%s needs OCR, and the hi_res OCR strategy is not available in this installation; "+
 		"install the OCR plugin (see plugins/README.md)", what)
 }
 
-// Partition implements engine.Partitioner.
-func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
-	if doc.MIMEType != "application/pdf" {
+// Partition implements contract.Partitioner.
+func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	if doc.MIMEType != paged.MIMEPDF {
 		if s.ocr == nil {
 			return s.ocrMissing("An image")
 		}
@@ -47,13 +48,13 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 	if err != nil {
 		return err
 	}
-	log := opts.Log()
-	ft, _ := engine.TypeForMIME(doc.MIMEType)
+	log := contract.Logger(ctx)
+	ft, _ := contract.LookupFormat(doc.MIMEType)
 	lo := layout.Options{
-		TableHTML:    opts.PDFInferTableStructure && !slices.Contains(opts.SkipInferTableTypes, ft.Name),
+		TableHTML:    opts.Bool(contract.KeyPDFInferTableStructure, true) && !slices.Contains(opts.Values(contract.KeySkipInferTableTypes), ft.Name),
 		ExtractTypes: map[element.Type]bool{},
 	}
-	for _, t := range opts.ExtractImageBlockTypes {
+	for _, t := range opts.Values(contract.KeyExtractImageBlockTypes) {
 		for _, typ := range []element.Type{element.Image, element.Table, element.FigureCaption} {
 			if strings.EqualFold(t, string(typ)) {
 				lo.ExtractTypes[typ] = true
@@ -69,12 +70,12 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		}
 	}
 	ld := layout.New(lo)
-	params := layout.Params(fast.Params(opts.Keys()))
+	params := layout.Params(fast.Params(opts))
 	n := d.NumPages()
 	var scans []int
 	// hi_res asked for by name reads the text inside large placed images too, as the
 	// reference's hi_res does (auto, the default, does not: that is what makes it fast).
-	readPictures := strings.EqualFold(opts.Strategy, "hi_res") && s.ocr != nil
+	readPictures := strings.EqualFold(opts.Get(contract.KeyStrategy), contract.StrategyHiRes) && s.ocr != nil
 	var regions []string
 	type regionRef struct{ page, elem int }
 	var regionRefs []regionRef
@@ -96,7 +97,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 				return ctx.Err()
 			}
 			if pctx.Err() != nil {
-				return engine.Errorf(engine.KindUnprocessable, "Page %d could not be read within %v", i, pageBudget)
+				return contract.Errorf(contract.KindUnprocessable, "Page %d could not be read within %v", i, pageBudget)
 			}
 			// An unreadable content stream may still render: OCR has the last word.
 			log.Warn("hi_res: page text layer unreadable, OCR instead", "page", i, "error", err)
@@ -128,7 +129,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		d.Recycle(p)
 		if err != nil {
 			if ctx.Err() == nil && pctx.Err() != nil {
-				return engine.Errorf(engine.KindUnprocessable, "Page %d could not be laid out within %v", i, pageBudget)
+				return contract.Errorf(contract.KindUnprocessable, "Page %d could not be laid out within %v", i, pageBudget)
 			}
 			return err
 		}
@@ -138,10 +139,10 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 				regionRefs = append(regionRefs, regionRef{i, pic.Element})
 			}
 		}
-		if opts.IncludePageBreaks {
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
 		}
-		opts.ReportPage(i, n, "layout")
+		contract.ReportProgress(ctx, i, n, "layout")
 		if firstHeld == 0 && len(regions) > 0 {
 			firstHeld = i
 		}
@@ -166,22 +167,18 @@ func (s *HiRes) Partition(ctx context.Context, doc *engine.Document, opts *engin
 		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
 	}
 	if len(scans) > 0 {
-		opts.Report(engine.Progress{Strategy: "hi_res", Pages: scans, Reason: "no usable text layer (the other pages are laid out from the PDF's geometry)"})
+		contract.ReportStrategy(ctx, contract.StrategyHiRes, "no usable text layer (the other pages are laid out from the PDF's geometry)", scans)
 	}
-	o := *opts
-	o.Extra = map[string]string{}
-	for k, v := range opts.Extra {
-		o.Extra[k] = v
-	}
-	o.Extra[ExtraPages] = "0" // none
+	o := opts.Clone()
+	o[ExtraPages] = []string{"0"} // none
 	if len(scans) > 0 {
-		o.Extra[ExtraPages] = joinInts(scans, ",")
+		o[ExtraPages] = []string{joinInts(scans, ",")}
 	}
 	if len(regions) > 0 {
-		o.Extra[ExtraRegions] = strings.Join(regions, ";")
+		o[ExtraRegions] = []string{strings.Join(regions, ";")}
 	}
 	next := 0 // the region whose result comes next
-	err = s.ocr.Partition(ctx, doc, &o, func(e element.Element) error {
+	err = s.ocr.Partition(ctx, doc, o, func(e element.Element) error {
 		p := 0
 		if e.Metadata.PageNumber != nil {
 			p = *e.Metadata.PageNumber

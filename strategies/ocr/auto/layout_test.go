@@ -82,9 +82,21 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 		},
 	}
 	ocr.calls = nil
-	els, err := engine.Partition(context.Background(), engine.NewDocument("mixed.pdf", d.Bytes()), engine.DefaultOptions())
+	opts := engine.DefaultOptions()
+	var reports []engine.Progress
+	opts.Progress = func(p engine.Progress) {
+		if p.Strategy != "" {
+			reports = append(reports, p)
+		}
+	}
+	els, err := engine.Partition(context.Background(), engine.NewDocument("mixed.pdf", d.Bytes()), opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The router's report (contract.ReportStrategy) reaches the engine's progress hook after
+	// the engine's own choice.
+	if n := len(reports); n < 2 || reports[n-1].Strategy != "hi_res" || fmt.Sprint(reports[n-1].Pages) != "[2 3]" {
+		t.Errorf("strategy reports %+v, want the last one hi_res for pages [2 3]", reports)
 	}
 	var got []string
 	for _, e := range els {
@@ -101,7 +113,7 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 	ocr.calls = nil
 	d.Pages = []pdftest.Page{{Content: text("Only"), Resources: res}}
 	d.Pages = append(d.Pages, d.Pages[0], d.Pages[0], d.Pages[0])
-	opts := engine.DefaultOptions()
+	opts = engine.DefaultOptions()
 	opts.Strategy = "hi_res"
 	if _, err := engine.Partition(context.Background(), engine.NewDocument("text.pdf", d.Bytes()), opts); err != nil {
 		t.Fatal(err)
