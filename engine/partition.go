@@ -14,18 +14,6 @@ import (
 	"github.com/quarrydocs/quarry/lang"
 )
 
-// Precheck validates a document of one MIME type before any strategy runs (the reference opens
-// every PDF first to answer 422 for encrypted or broken files whatever the strategy).
-type Precheck func(ctx context.Context, doc *Document) error
-
-// RegisterPrecheck installs fn as the check run on every document of the registered format
-// for mime (contract.SetPrecheck). Call it from init.
-func RegisterPrecheck(mime string, fn Precheck) {
-	if !contract.SetPrecheck(mime, fn) {
-		panic("engine: precheck for unregistered type " + mime)
-	}
-}
-
 // TextLayerProber is an optional capability of a strategy (the fast strategy): it reports
 // whether a PDF has extractable text, which decides what strategy "auto" resolves to.
 type TextLayerProber interface {

@@ -153,11 +153,3 @@ func withHostOptions(ctx context.Context, opts *Options) context.Context {
 	}
 	return ctx
 }
-
-// HostOptions returns the *Options of the engine call ctx belongs to, if any: a partitioner
-// written against contract that runs in the host can reach the logger and progress hook
-// through it.
-func HostOptions(ctx context.Context) (*Options, bool) {
-	o, ok := ctx.Value(hostOptionsKey{}).(*Options)
-	return o, ok
-}
