@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/internal/apikey"
+	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
 const (
@@ -234,17 +235,9 @@ func capDPI(dpi int, w, h float64, maxPixels int64) int {
 // command builds a helper's command under the renderer's memory limit (prlimit, as the plugin
 // host does for plugins) and set to die with the server.
 func (h *Handler) command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	var cmd *exec.Cmd
-	if pl, err := exec.LookPath("prlimit"); err == nil && h.cfg.RenderMemory > 0 {
-		// Never above the server's own hard limits: an unprivileged process cannot raise them
-		// for a child, and prlimit asking for more fails every render.
-		hardData, hardAS := hardLimits()
-		data, as := min(h.cfg.RenderMemory, hardData), min(h.cfg.RenderMemory+(1<<30), hardAS)
-		cmd = exec.CommandContext(ctx, pl, append([]string{"--data=" + strconv.FormatUint(data, 10), "--as=" + strconv.FormatUint(as, 10), "--", name}, args...)...)
-	} else {
-		cmd = exec.CommandContext(ctx, name, args...)
-	}
-	dieWithParent(cmd)
+	name, args = childproc.Limited(h.cfg.RenderMemory, 1<<30, name, args...)
+	cmd := exec.CommandContext(ctx, name, args...)
+	childproc.DieWithParent(cmd)
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/contract"
+	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
 // PandocTimeout bounds one pandoc conversion.
@@ -37,7 +38,7 @@ func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--sandbox", "--from="+from, "--to=html",
 		"+RTS", "-M1g", "-RTS")
-	dieWithParent(cmd)
+	childproc.DieWithParent(cmd)
 	// The parent-death signal fires when the thread that started pandoc exits
 	// (golang.org/issue/27505): keep this goroutine on its thread until pandoc is reaped.
 	runtime.LockOSThread()

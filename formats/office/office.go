@@ -40,6 +40,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/quarrydocs/quarry/contract"
+	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
 // Canonical MIME types of the legacy formats and of their conversion targets.
@@ -164,30 +165,6 @@ func (c Converter) memoryLimit() uint64 {
 		return mb << 20
 	}
 	return DefaultMemoryLimit
-}
-
-// limits returns the data and address-space limits LibreOffice runs under: the configured
-// limit (and the address-space backstop above it), lowered to this process's own hard limits.
-// An unprivileged process cannot raise those, so asking prlimit for more fails every
-// conversion; the plugin host sets them on the process formats run in.
-func (c Converter) limits() (data, as uint64) {
-	data = c.memoryLimit()
-	hardData, hardAS := hardLimits()
-	return min(data, hardData), min(data+addressSpaceHeadroom, hardAS)
-}
-
-// limited returns the command line that runs bin under the memory limits: prlimit(1) sets
-// them before LibreOffice's first instruction. Without prlimit the conversion runs with this
-// process's limits (the process group and deadline still apply).
-func limited(bin string, data, as uint64, args ...string) (string, []string) {
-	pl, err := exec.LookPath("prlimit")
-	if err != nil || data == 0 {
-		return bin, args
-	}
-	return pl, append([]string{
-		"--data=" + strconv.FormatUint(data, 10),
-		"--as=" + strconv.FormatUint(as, 10),
-		"--", bin}, args...)
 }
 
 // restartExit is the exit status with which soffice.bin asks its launcher to start it again
@@ -319,7 +296,7 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	limit, as := c.limits()
+	limit := c.memoryLimit()
 	// The parent-death signal is sent when the thread that started the child exits, not the
 	// process (golang.org/issue/27505): keep this goroutine on its thread while LibreOffice
 	// runs, so no other goroutine can lock the thread and end it.
@@ -328,7 +305,9 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 	stderr := &capped{max: 8 << 10}
 	var runErr error
 	for attempt := 1; ; attempt++ {
-		path, args := limited(direct(bin), limit, as,
+		// prlimit sets the limits (lowered to this process's own hard limits: the plugin host
+		// sets those on the process formats run in) before LibreOffice's first instruction.
+		path, args := childproc.Limited(limit, addressSpaceHeadroom, direct(bin),
 			"-env:UserInstallation="+profileURL,
 			"--headless", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
 			"--convert-to", format, "--outdir", outDir, in)
@@ -337,7 +316,9 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		// HOME points into the temporary directory so nothing is written to the user's home.
 		cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
 		setGroup(cmd)
-		dieWithParent(cmd)
+		// soffice.bin is started directly so the parent-death signal reaches the converting
+		// process; what it forks is covered by the guard.
+		childproc.DieWithParent(cmd)
 		// LibreOffice forks helpers (soffice.bin runs `sh -c paperconf`; the launcher forks
 		// soffice.bin): kill the whole process group, not just the process started, so a hung
 		// conversion leaves nothing behind.

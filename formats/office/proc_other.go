@@ -3,7 +3,6 @@
 package office
 
 import (
-	"math"
 	"os/exec"
 )
 
@@ -16,6 +15,3 @@ func killGroup(cmd *exec.Cmd) error {
 	}
 	return cmd.Process.Kill()
 }
-
-// hardLimits: no resource limits to respect here.
-func hardLimits() (data, as uint64) { return math.MaxUint64, math.MaxUint64 }

@@ -4,7 +4,6 @@ package office
 
 import (
 	"errors"
-	"math"
 	"os/exec"
 	"syscall"
 )
@@ -24,18 +23,4 @@ func killGroup(cmd *exec.Cmd) error {
 		return nil
 	}
 	return err
-}
-
-// hardLimits returns this process's hard RLIMIT_DATA and RLIMIT_AS (unlimited is the largest
-// uint64), the most a child may be given.
-func hardLimits() (data, as uint64) {
-	data, as = math.MaxUint64, math.MaxUint64
-	var rl syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_DATA, &rl) == nil {
-		data = uint64(rl.Max)
-	}
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil {
-		as = uint64(rl.Max)
-	}
-	return data, as
 }

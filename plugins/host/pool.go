@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
+	"github.com/quarrydocs/quarry/internal/childproc"
 	"github.com/quarrydocs/quarry/plugins/internal/wire"
 )
 
@@ -284,21 +285,11 @@ func command(spec Spec, tmp string) *exec.Cmd {
 	if spec.MemoryLimit > 0 {
 		// glibc reserves 64 MiB per thread arena in cgo binaries; two arenas are plenty.
 		env = append(env, wire.EnvMemoryLimit+"="+strconv.FormatUint(spec.MemoryLimit, 10), "MALLOC_ARENA_MAX=2")
-		if pl, err := exec.LookPath("prlimit"); err == nil {
-			// Never above the host's own hard limits (a container's ulimit): an unprivileged
-			// process cannot raise them for a child, and prlimit asking for more fails every
-			// plugin start.
-			hardData, hardAS := hardLimits()
-			args = append([]string{
-				"--data=" + strconv.FormatUint(min(spec.MemoryLimit, hardData), 10),
-				"--as=" + strconv.FormatUint(min(spec.MemoryLimit+AddressSpaceHeadroom, hardAS), 10),
-				"--", path}, args...)
-			path = pl
-		}
+		path, args = childproc.Limited(spec.MemoryLimit, AddressSpaceHeadroom, path, args...)
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Env = env
-	setParentDeath(cmd)
+	childproc.DieWithParent(cmd)
 	return cmd
 }
 

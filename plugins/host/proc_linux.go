@@ -1,33 +1,12 @@
 package host
 
 import (
-	"math"
-	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
 
 	"github.com/hashicorp/go-plugin"
 )
-
-// setParentDeath asks the kernel to kill the plugin when the host dies, however it dies.
-func setParentDeath(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-}
-
-// hardLimits returns the host's hard RLIMIT_DATA and RLIMIT_AS (unlimited is the largest
-// uint64): the most a plugin may be given.
-func hardLimits() (data, as uint64) {
-	data, as = math.MaxUint64, math.MaxUint64
-	var rl syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_DATA, &rl) == nil {
-		data = rl.Max
-	}
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil {
-		as = rl.Max
-	}
-	return data, as
-}
 
 // The parent-death signal fires when the *thread* that forked the child exits, not the
 // process, and the Go runtime may retire threads. So every plugin is started from one

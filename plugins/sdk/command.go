@@ -3,6 +3,8 @@ package sdk
 import (
 	"context"
 	"os/exec"
+
+	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
 // Command is exec.CommandContext for a helper program a strategy runs (a renderer, a
@@ -11,6 +13,6 @@ import (
 // helper left running would be an orphan holding CPU and memory.
 func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
-	dieWithParent(cmd)
+	childproc.DieWithParent(cmd)
 	return cmd
 }
