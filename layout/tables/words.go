@@ -2,6 +2,7 @@ package tables
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -20,42 +21,46 @@ type Glyph struct {
 	Dir int
 }
 
-// Words groups glyphs, in drawing order, into words: a word ends at a space, at a gap wider
-// than a quarter of the font size along the text direction, at a change of baseline,
-// direction or weight. A glyph drawn again over the previous one (fake bold) is dropped.
+// Words groups glyphs, in drawing order, into words: a word ends at a space, at a change of
+// baseline, direction or weight, and at a gap along the text direction wider than a tenth of
+// the font size over the letter spacing of its run (pdfminer's word margin and pdftotext's
+// word break are a tenth of the size too). Producers that draw no space glyphs leave a gap of
+// about a quarter em between words, so a looser gap joins them ("StartDate"). A run is a
+// stretch of glyphs on one baseline with no gap over a quarter em; its letter spacing is
+// the lower quartile of its gaps (zero for ordinary text), so letter-spaced (tracked or
+// distributed) text stays whole while its wider word gaps still split it. Kerning moves a
+// glyph by hundredths of an em and stays within the margin. A glyph drawn again over the
+// previous one (fake bold) is dropped.
 func Words(glyphs []Glyph) []Word {
 	dirs := inferDirs(glyphs)
 	var out []Word
-	var cur strings.Builder
-	var w Word
+	emit := func(w Word) {
+		// A word drawn again over itself (fake bold drawn word by word or line by line) is
+		// kept once: look back over the last few words.
+		for k := len(out) - 1; k >= 0 && k >= len(out)-16; k-- {
+			if out[k].Text == w.Text && nearlySame(out[k].Box, w.Box, 0.2*w.Size) {
+				return
+			}
+		}
+		out = append(out, w)
+	}
+	var run []runGlyph
+	var w Word // the run's extent so far
 	open := false
 	var last Glyph
 	flush := func() {
 		if open {
-			w.Text = cur.String()
-			// A word drawn again over itself (fake bold drawn word by word or line by
-			// line) is kept once: look back over the last few words.
-			dup := false
-			for k := len(out) - 1; k >= 0 && k >= len(out)-16; k-- {
-				if out[k].Text == w.Text && nearlySame(out[k].Box, w.Box, 0.2*w.Size) {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				out = append(out, w)
-			}
+			splitRun(run, w.Bold, w.Dir, emit)
 		}
 		open = false
-		cur.Reset()
+		run = run[:0]
 	}
 	for i, g := range glyphs {
 		if badRect(g.Box) {
 			flush()
 			continue
 		}
-		text := g.Text
-		if strings.TrimFunc(text, unicode.IsSpace) == "" {
+		if strings.TrimFunc(g.Text, unicode.IsSpace) == "" {
 			flush()
 			continue
 		}
@@ -75,18 +80,70 @@ func Words(glyphs []Glyph) []Word {
 				flush()
 			}
 		}
+		gap := 0.0
 		if !open {
 			w = Word{Box: g.Box, Size: size, Bold: g.Bold, Dir: dir}
 			open = true
 		} else {
+			gap = gapAfter(w.Box, g.Box, dir)
 			w.Box = w.Box.Union(g.Box)
 			w.Size = math.Max(w.Size, size)
 		}
-		cur.WriteString(text)
+		run = append(run, runGlyph{text: g.Text, box: g.Box, size: size, gap: gap})
 		last = g
 	}
 	flush()
 	return out
+}
+
+// runGlyph is a glyph of a run: its gap is from the run's extent before it, along the text.
+type runGlyph struct {
+	text string
+	box  Rect
+	size float64
+	gap  float64
+}
+
+// wordMargin is the gap over the letter spacing, in ems, that ends a word (pdfminer's
+// word_margin, pdftotext's minWordBreakSpace).
+const wordMargin = 0.1
+
+// splitRun cuts a run (same baseline, direction and weight, no gap over a quarter em) into
+// words at the gaps wider than its letter spacing plus the word margin, and emits them.
+func splitRun(run []runGlyph, bold bool, dir int, emit func(Word)) {
+	if len(run) == 0 {
+		return
+	}
+	gaps := make([]float64, 0, len(run)-1)
+	for _, g := range run[1:] {
+		gaps = append(gaps, g.gap)
+	}
+	sort.Float64s(gaps)
+	spacing := 0.0
+	if len(gaps) >= 3 {
+		// The lower quartile: letter spacing is on every glyph, word gaps on a few. A
+		// shorter run cannot tell tracking from one-letter words ("a I a"), so the margin
+		// alone decides, as in pdfminer.
+		spacing = math.Max(gaps[len(gaps)/4], 0)
+	}
+	var sb strings.Builder
+	var w Word
+	for k, g := range run {
+		if k > 0 && g.gap > spacing+wordMargin*math.Max(w.Size, g.size) {
+			w.Text = sb.String()
+			emit(w)
+			sb.Reset()
+		}
+		if sb.Len() == 0 {
+			w = Word{Box: g.box, Size: g.size, Bold: bold, Dir: dir}
+		} else {
+			w.Box = w.Box.Union(g.box)
+			w.Size = math.Max(w.Size, g.size)
+		}
+		sb.WriteString(g.text)
+	}
+	w.Text = sb.String()
+	emit(w)
 }
 
 func badRect(r Rect) bool {
@@ -96,6 +153,20 @@ func badRect(r Rect) bool {
 
 func nearlySame(a, b Rect, tol float64) bool {
 	return math.Abs(a.X0-b.X0) <= tol && math.Abs(a.X1-b.X1) <= tol && math.Abs(a.Y0-b.Y0) <= tol && math.Abs(a.Y1-b.Y1) <= tol
+}
+
+// gapAfter is the gap from box a to box b along the text direction dir (negative when they
+// overlap).
+func gapAfter(a, b Rect, dir int) float64 {
+	switch dir {
+	case 90:
+		return b.Y0 - a.Y1
+	case 270:
+		return a.Y0 - b.Y1
+	case 180:
+		return a.X0 - b.X1
+	}
+	return b.X0 - a.X1
 }
 
 // continues reports whether a glyph box extends word w: on the same baseline (in the text's
