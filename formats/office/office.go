@@ -1,6 +1,8 @@
 // Package office partitions legacy binary Office documents (.doc, .ppt, .xls) as the reference
 // does: LibreOffice converts them to their Office Open XML counterparts (DOCX, PPTX, XLSX),
-// whose registered partitioners then produce the elements.
+// whose registered partitioners then produce the elements. OpenDocument spreadsheets and
+// presentations (.ods, .odp, their templates and flat XML variants) go the same way, to XLSX
+// and PPTX.
 //
 // LibreOffice runs headless with a private profile directory per conversion (so concurrent
 // conversions never share state), under a memory limit (prlimit: DefaultMemoryLimit,
@@ -43,11 +45,20 @@ import (
 	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
-// Canonical MIME types of the legacy formats and of their conversion targets.
+// Canonical MIME types of the formats converted and of their conversion targets.
 const (
-	MIMEDOC  = "application/msword"
-	MIMEPPT  = "application/vnd.ms-powerpoint"
-	MIMEXLS  = "application/vnd.ms-excel"
+	MIMEDOC = "application/msword"
+	MIMEPPT = "application/vnd.ms-powerpoint"
+	MIMEXLS = "application/vnd.ms-excel"
+	// OpenDocument spreadsheets and presentations: the ZIP packages (their "mimetype" member
+	// names the type), their templates, and the single-file flat XML variants (whose MIME
+	// types are those of shared-mime-info, which LibreOffice writes).
+	MIMEODS  = "application/vnd.oasis.opendocument.spreadsheet"
+	MIMEODP  = "application/vnd.oasis.opendocument.presentation"
+	MIMEOTS  = "application/vnd.oasis.opendocument.spreadsheet-template"
+	MIMEOTP  = "application/vnd.oasis.opendocument.presentation-template"
+	MIMEFODS = "application/vnd.oasis.opendocument.spreadsheet-flat-xml"
+	MIMEFODP = "application/vnd.oasis.opendocument.presentation-flat-xml"
 	MIMEDOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 	MIMEPPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 	MIMEXLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -71,6 +82,15 @@ var conversions = map[string]conversion{
 	MIMEDOC: {".doc", "docx", MIMEDOCX},
 	MIMEPPT: {".ppt", "pptx", MIMEPPTX},
 	MIMEXLS: {".xls", "xlsx", MIMEXLSX},
+	// The reference's detection knows no OpenDocument type but ODT; its hosted service
+	// converts what LibreOffice reads. A spreadsheet is read as the XLSX it converts to, a
+	// presentation as the PPTX.
+	MIMEODS:  {".ods", "xlsx", MIMEXLSX},
+	MIMEOTS:  {".ots", "xlsx", MIMEXLSX},
+	MIMEFODS: {".fods", "xlsx", MIMEXLSX},
+	MIMEODP:  {".odp", "pptx", MIMEPPTX},
+	MIMEOTP:  {".otp", "pptx", MIMEPPTX},
+	MIMEFODP: {".fodp", "pptx", MIMEPPTX},
 }
 
 // Partitioner converts with LibreOffice and partitions the result with the partitioner
@@ -90,6 +110,16 @@ func init() {
 	contract.RegisterFormat(contract.Format{Name: "ppt", MIME: MIMEPPT, Extensions: []string{".ppt"}, CFBStreams: []string{"PowerPoint Document"}, Partitioner: p,
 		Options: []contract.KeySpec{{Key: "include_slide_notes", Kind: contract.Bool, Help: "PPT: emit speaker notes (default true)", Since: 2}}})
 	contract.RegisterFormat(contract.Format{Name: "xls", MIME: MIMEXLS, Extensions: []string{".xls"}, CFBStreams: []string{"Workbook", "Book"}, Partitioner: p})
+	// An OpenDocument package names its type in its "mimetype" member, which detection reads:
+	// Container says a hint naming the type is believed only for a ZIP. A flat XML document
+	// sniffs as XML; AcceptsXML makes XML under its extension this type.
+	notes := []contract.KeySpec{{Key: "include_slide_notes", Kind: contract.Bool, Help: "ODP: emit speaker notes (default true)", Since: 2}}
+	contract.RegisterFormat(contract.Format{Name: "ods", MIME: MIMEODS, Extensions: []string{".ods"}, Container: true, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "ots", MIME: MIMEOTS, Extensions: []string{".ots"}, Container: true, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "fods", MIME: MIMEFODS, Extensions: []string{".fods"}, AcceptsXML: true, Partitioner: p})
+	contract.RegisterFormat(contract.Format{Name: "odp", MIME: MIMEODP, Extensions: []string{".odp"}, Container: true, Partitioner: p, Options: notes})
+	contract.RegisterFormat(contract.Format{Name: "otp", MIME: MIMEOTP, Extensions: []string{".otp"}, Container: true, Partitioner: p, Options: notes})
+	contract.RegisterFormat(contract.Format{Name: "fodp", MIME: MIMEFODP, Extensions: []string{".fodp"}, AcceptsXML: true, Partitioner: p, Options: notes})
 }
 
 // Partition implements contract.Partitioner.
