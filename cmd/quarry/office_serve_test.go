@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/quarrydocs/quarry/formats/office"
 )
 
 // TestLegacyOfficeThroughServer: a .doc partitions through `quarry serve`, where formats run
@@ -25,6 +29,27 @@ func TestLegacyOfficeThroughServer(t *testing.T) {
 	s := startServer(t)
 	code, body := s.post(t, "duplicate-paragraphs.doc", f, "application/msword")
 	if code != 200 || !strings.HasPrefix(body, `[{"type":`) {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+// TestOpenDocumentThroughServer: an .ods LibreOffice wrote partitions through `quarry serve`
+// (issue 19: every LibreOffice spreadsheet and presentation was refused as application/zip),
+// sent as an upload without a useful type.
+func TestOpenDocumentThroughServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server and LibreOffice")
+	}
+	if !(office.Converter{}).Available() {
+		t.Skip("LibreOffice (soffice) is not installed")
+	}
+	ods, err := office.Converter{}.Convert(context.Background(), []byte("Pit,Tonnes\nNorth pit,1200\n"), ".csv", "ods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t)
+	code, body := s.post(t, "output.ods", bytes.NewReader(ods), "application/octet-stream")
+	if code != 200 || !strings.Contains(body, "North pit") {
 		t.Fatalf("%d %s", code, body)
 	}
 }
