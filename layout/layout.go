@@ -332,7 +332,13 @@ func hiddenGlyphs(gs []pdf.Glyph) []bool {
 			for dy := int32(-1); dy <= 1; dy++ {
 				if j, ok := seen[key{g.Text, cx + dx, cy + dy}]; ok {
 					o := &gs[j]
+					// Within a fifth of its width or half a point, but under half its
+					// advance: a doubled letter ("11", "ll") of tiny or condensed text
+					// sits one advance on and is not a copy.
 					tol := math.Max(0.2*(g.X1-g.X0), 0.5)
+					if w := g.X1 - g.X0; w > 0 {
+						tol = math.Min(tol, 0.5*w)
+					}
 					if math.Abs(o.X0-g.X0) <= tol && math.Abs(o.Y0-g.Y0) <= tol {
 						dup = true
 						break

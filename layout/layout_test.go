@@ -107,6 +107,17 @@ func TestFakeBoldReadOnce(t *testing.T) {
 	}
 }
 
+// TestTinyDoubledLettersKept: doubled letters of tiny text (identifiers set at half a point, as some
+// exporters hide them) are one advance apart, under the half point a fake-bold copy may be
+// offset by, and must not be dropped as copies.
+func TestTinyDoubledLettersKept(t *testing.T) {
+	c := pdftest.Text("F1", 12, 72, 700, "Stakeholders") + pdftest.Text("F1", 0.5, 400, 700, "_df8d5d4c-bf81-11ec-ac27-35c7f582ea00")
+	els := layoutBytes(t, docOf(c).Bytes())
+	if got := strings.Join(texts(els), " "); !strings.Contains(got, "11ec") || !strings.Contains(got, "ea00") {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestClipHidesText(t *testing.T) {
 	c := "q 0 400 612 392 re W n " + pdftest.Text("F1", 12, 72, 700, "Visible words here") + pdftest.Text("F1", 12, 72, 200, "Hidden words there") + "Q"
 	els := layoutBytes(t, docOf(c).Bytes())

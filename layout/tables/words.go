@@ -73,8 +73,14 @@ func Words(glyphs []Glyph) []Word {
 			size = math.Max(g.Box.H(), g.Box.W())
 		}
 		if open {
-			if last.Text == g.Text && nearlySame(last.Box, g.Box, 0.2*size) {
-				continue // fake bold: the same glyph drawn again, slightly offset
+			// Fake bold: the same glyph drawn again, slightly offset; under half its advance,
+			// so a doubled letter of condensed text ("ii" at 50 % scaling) is not taken for one.
+			tol := 0.2 * size
+			if adv := advance(g.Box, dir); adv > 0 {
+				tol = math.Min(tol, 0.5*adv)
+			}
+			if last.Text == g.Text && nearlySame(last.Box, g.Box, tol) {
+				continue
 			}
 			if dir != w.Dir || g.Bold != w.Bold || !continues(w, g.Box, dir, size) {
 				flush()
@@ -153,6 +159,14 @@ func badRect(r Rect) bool {
 
 func nearlySame(a, b Rect, tol float64) bool {
 	return math.Abs(a.X0-b.X0) <= tol && math.Abs(a.X1-b.X1) <= tol && math.Abs(a.Y0-b.Y0) <= tol && math.Abs(a.Y1-b.Y1) <= tol
+}
+
+// advance is a glyph box's extent along the text direction.
+func advance(b Rect, dir int) float64 {
+	if dir == 90 || dir == 270 {
+		return b.H()
+	}
+	return b.W()
 }
 
 // gapAfter is the gap from box a to box b along the text direction dir (negative when they

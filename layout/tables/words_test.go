@@ -126,3 +126,34 @@ func TestTableCellWordsByTd(t *testing.T) {
 		t.Errorf("grid\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestDoubledLettersOfCondensedText: a cell drawn at 50 % horizontal scaling, whose "ii" and
+// "11" glyphs are under a fifth of an em apart, keeps its doubled letters (they are one
+// advance apart, not a fake-bold copy), while a word drawn twice 0.3 pt apart is read once.
+func TestDoubledLettersOfCondensedText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("0.5 w\n")
+	xs := []float64{100, 200, 300}
+	ys := []float64{700, 680, 660, 640}
+	for _, y := range ys {
+		fmt.Fprintf(&b, "%g %g m %g %g l S\n", xs[0], y, xs[2], y)
+	}
+	for _, x := range xs {
+		fmt.Fprintf(&b, "%g %g m %g %g l S\n", x, ys[0], x, ys[3])
+	}
+	cells := [][]string{{"Place", "Code"}, {"Hawaii", "1100"}, {"Bold", "22"}}
+	for r, row := range cells {
+		for c, s := range row {
+			fmt.Fprintf(&b, "BT /F1 10 Tf 50 Tz %g %g Td (%s) Tj ET\n", xs[c]+4, ys[r+1]+6, s)
+		}
+	}
+	fmt.Fprintf(&b, "BT /F1 10 Tf 50 Tz %g %g Td (Bold) Tj ET\n", xs[0]+4.3, ys[3]+6)
+	ts, _ := pdfTables(t, onePagePDF("", b.String()))
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	want := "Place | Code\nHawaii | 1100\nBold | 22"
+	if got := grid(ts[0]); got != want {
+		t.Errorf("grid\n%s\nwant\n%s", got, want)
+	}
+}
