@@ -5,6 +5,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -267,5 +271,88 @@ func TestOpenDocumentPresentations(t *testing.T) {
 				t.Errorf("slides on pages %d and %d, want 1 and 2", p1, p2)
 			}
 		})
+	}
+}
+
+// withNotes returns the package pptx with the empty body of its first notes slide filled.
+func withNotes(t *testing.T, pptx []byte, notes string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(pptx), int64(len(pptx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	filled := false
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == "ppt/notesSlides/notesSlide1.xml" && bytes.Contains(b, []byte("<a:t></a:t>")) {
+			b = bytes.Replace(b, []byte("<a:t></a:t>"), []byte("<a:t>"+notes+"</a:t>"), 1)
+			filled = true
+		}
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !filled {
+		t.Fatal("the fixture's first notes slide has no empty text run to fill")
+	}
+	return buf.Bytes()
+}
+
+// TestPresentationRoundTrip: a presentation LibreOffice saved as .odp (from the reference's
+// fake-power-point.pptx, with a title, bullets, a text box, and speaker notes written into
+// it here) reads as the PPTX it came from: the same element types, texts and slides.
+func TestPresentationRoundTrip(t *testing.T) {
+	needSoffice(t)
+	pptx, err := os.ReadFile(filepath.Join(refDir, "docs", "fake-power-point.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pptx = withNotes(t, pptx, "Mention the new crusher")
+	odp, err := office.Converter{}.Convert(context.Background(), pptx, ".pptx", "odp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := partition(t, "deck.pptx", pptx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := partition(t, "deck.odp", odp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIn(t, texts(t, got, office.MIMEODP), "Adding a Bullet Slide", "Mention the new crusher")
+	line := func(e element.Element) string {
+		p := 0
+		if e.Metadata.PageNumber != nil {
+			p = *e.Metadata.PageNumber
+		}
+		return fmt.Sprintf("%s p%d %q", e.Type, p, e.Text)
+	}
+	var w, g []string
+	for _, e := range want {
+		w = append(w, line(e))
+	}
+	for _, e := range got {
+		g = append(g, line(e))
+	}
+	if strings.Join(g, "\n") != strings.Join(w, "\n") {
+		t.Errorf("the .odp reads\n%s\nthe .pptx it came from\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
 	}
 }
