@@ -209,6 +209,7 @@ func TestOpenDocumentSpreadsheets(t *testing.T) {
 	}{
 		{"stock.ods", odfPackage(t, office.MIMEODS, spreadsheetBody), office.MIMEODS},
 		{"stock.fods", flatODF(office.MIMEODS, spreadsheetBody), office.MIMEFODS},
+		{"stock.ots", odfPackage(t, office.MIMEOTS, spreadsheetBody), office.MIMEOTS},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -258,6 +259,7 @@ func TestOpenDocumentPresentations(t *testing.T) {
 	}{
 		{"review.odp", odfPackage(t, office.MIMEODP, presentationBody), office.MIMEODP},
 		{"review.fodp", flatODF(office.MIMEODP, presentationBody), office.MIMEFODP},
+		{"review.otp", odfPackage(t, office.MIMEOTP, presentationBody), office.MIMEOTP},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

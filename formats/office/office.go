@@ -385,8 +385,8 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 			detail = runErr.Error() + ": " + detail
 		}
 		return nil, contract.Errorf(contract.KindUnprocessable,
-			"office: LibreOffice could not convert the document to %s (damaged, password-protected, not a %s file or over the %d MiB memory limit): %s",
-			format, strings.TrimPrefix(ext, "."), limit>>20, oneLine(detail))
+			"office: LibreOffice could not convert the document to %s (damaged, password-protected, not a valid %s file or over the %d MiB memory limit): %s",
+			format, ext, limit>>20, oneLine(detail))
 	}
 	if fi.Size() > maxOutput {
 		return nil, contract.Errorf(contract.KindUnprocessable, "office: converted document is %d bytes, more than %d", fi.Size(), maxOutput)
