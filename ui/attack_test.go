@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -73,51 +72,6 @@ func TestCapDPI(t *testing.T) {
 	}
 	if d := capDPI(200, 1e9, 1e9, 25_000_000); d != 1 {
 		t.Errorf("absurd page: dpi %d", d)
-	}
-}
-
-// Renderers run under a memory limit and die with the server.
-func TestRenderHelperIsConfined(t *testing.T) {
-	h := New(Config{RenderMemory: 256 << 20})
-	cmd := h.command(t.Context(), "pdftoppm", "-v")
-	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig != syscall.SIGKILL {
-		t.Error("renderer does not die with the server")
-	}
-	if _, err := exec.LookPath("prlimit"); err == nil {
-		if filepath.Base(cmd.Path) != "prlimit" || cmd.Args[1] != "--data=268435456" {
-			t.Errorf("renderer not memory-limited: %v", cmd.Args)
-		}
-	}
-}
-
-// TestRenderUnderLowerHardLimits: a server whose own hard limits are below the renderer's
-// (a container's ulimit) still renders, its renderer getting those limits; asking prlimit for
-// more failed every render with "failed to set the AS resource limit: Operation not permitted".
-func TestRenderUnderLowerHardLimits(t *testing.T) {
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("SKIP: pdftoppm (poppler-utils) is not installed")
-	}
-	const as = 1600 << 20 // below RenderMemory (768 MiB) + 1 GiB
-	if os.Getenv("QUARRY_UI_TEST_LOWERED") == "" {
-		pl, err := exec.LookPath("prlimit")
-		if err != nil {
-			t.Skip("prlimit (util-linux) not installed")
-		}
-		cmd := exec.Command(pl, fmt.Sprintf("--as=%d", as), "--", os.Args[0], "-test.run=^TestRenderUnderLowerHardLimits$", "-test.v")
-		cmd.Env = append(os.Environ(), "QUARRY_UI_TEST_LOWERED=1")
-		if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("--- PASS")) {
-			t.Fatalf("under a %d-byte address-space limit: %v\n%s", as, err, out)
-		}
-		return
-	}
-	h := New(Config{})
-	if cmd := h.command(t.Context(), "pdftoppm", "-v"); filepath.Base(cmd.Path) == "prlimit" && cmd.Args[2] != fmt.Sprintf("--as=%d", as) {
-		t.Errorf("renderer's limits %v, want the server's hard address-space limit", cmd.Args[1:3])
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, renderRequest(t, hugePagePDF(600), nil))
-	if rec.Code != 200 {
-		t.Fatalf("render: %d %s", rec.Code, rec.Body)
 	}
 }
 
