@@ -6,12 +6,13 @@ recall 0), the peer reads the same file now, in this run, and the share of the p
 (a multiset, case-folded; CJK characters one word each) found in Quarry's elements' text is
 that file's recall. Peers: pdftotext (poppler-utils) for PDF, pandoc for DOCX/ODT/EPUB/RTF,
 Python's html.parser for HTML (script and style left out), Python's email package for .eml
-(every text part), ElementTree for XML. Other formats have no peer and are not scored; files
+(every text part), ElementTree for XML and for the body of OpenDocument spreadsheets and
+presentations (content.xml of .ods/.odp/.ots/.otp, the flat .fods/.fodp). Other formats have no peer and are not scored; files
 whose peer finds fewer than 5 words are left out. Prints per format the files scored, the
 median recall and how many are below 0.8, then the 15 lowest files; writes OUTDIR/recall.tsv.
 Run it from the folder corpus.sh was run in (results.tsv holds the paths as given).
 """
-import collections, email, email.policy, hashlib, html.parser, json, os, re, statistics, subprocess, sys
+import collections, email, email.policy, hashlib, html.parser, json, os, re, statistics, subprocess, sys, zipfile
 import xml.etree.ElementTree as ET
 
 TOK = re.compile(r'[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+', re.U)
@@ -73,6 +74,18 @@ def peer(path):
             return ' '.join(ET.parse(path).getroot().itertext())
         except ET.ParseError:
             return None
+    if ext in ('ods', 'odp', 'ots', 'otp', 'fods', 'fodp'):
+        # The text of <office:body>: cells, frames and notes, not styles or settings.
+        try:
+            if ext.startswith('f'):
+                root = ET.parse(path).getroot()
+            else:
+                with zipfile.ZipFile(path) as z:
+                    root = ET.fromstring(z.read('content.xml'))
+        except (OSError, KeyError, zipfile.BadZipFile, ET.ParseError):
+            return None
+        body = root.find('{urn:oasis:names:tc:opendocument:xmlns:office:1.0}body')
+        return None if body is None else ' '.join(body.itertext())
     return None
 
 
