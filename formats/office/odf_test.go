@@ -149,12 +149,50 @@ func TestUnknownZipStillRefused(t *testing.T) {
 	}
 }
 
+// encryptedPackage builds a password-protected package as ODF 1.2+ stores one: the manifest
+// describes content.xml's AES-256 encryption, and content.xml holds what looks like ciphertext.
+func encryptedPackage(t *testing.T, mime string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, content []byte, method uint16) {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("mimetype", []byte(mime), zip.Store)
+	add("content.xml", bytes.Repeat([]byte{0x9c, 0x3f, 0xe1, 0x07, 0x5a, 0xb8, 0x21, 0xd4}, 114), zip.Store)
+	const zero = "AAAAAAAAAAAAAAAAAAAAAA=="
+	add("META-INF/manifest.xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest `+odfNS+` manifest:version="1.3">
+<manifest:file-entry manifest:full-path="/" manifest:media-type="`+mime+`"/>
+<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml" manifest:size="900">
+<manifest:encryption-data manifest:checksum-type="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="`+zero+zero+`">
+<manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/xmlenc#aes256-cbc" manifest:initialisation-vector="`+zero+`"/>
+<manifest:start-key-generation manifest:start-key-generation-name="http://www.w3.org/2000/09/xmldsig#sha256" manifest:key-size="32"/>
+<manifest:key-derivation manifest:key-derivation-name="PBKDF2" manifest:key-size="32" manifest:iteration-count="100000" manifest:salt="`+zero+`"/>
+</manifest:encryption-data></manifest:file-entry></manifest:manifest>`), zip.Deflate)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // TestBrokenOpenDocument: a package that says it is a spreadsheet or presentation but whose
-// content is not XML is an error, never an empty success.
+// content is not XML, or is encrypted with a password (LibreOffice, headless, cannot ask for
+// it), is an error, never an empty success nor a wait for input.
 func TestBrokenOpenDocument(t *testing.T) {
 	needSoffice(t)
-	for name, mime := range map[string]string{"broken.ods": office.MIMEODS, "broken.odp": office.MIMEODP} {
-		data := odfPackageContent(t, mime, "\x00\x01 not XML at all <<<")
+	for name, data := range map[string][]byte{
+		"broken.ods": odfPackageContent(t, office.MIMEODS, "\x00\x01 not XML at all <<<"),
+		"broken.odp": odfPackageContent(t, office.MIMEODP, "\x00\x01 not XML at all <<<"),
+		"locked.ods": encryptedPackage(t, office.MIMEODS),
+		"locked.odp": encryptedPackage(t, office.MIMEODP),
+	} {
 		els, err := partition(t, name, data)
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable {
