@@ -1,14 +1,11 @@
 package org
 
 import (
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
-	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/goldentest"
 )
 
@@ -21,40 +18,12 @@ func TestConformance(t *testing.T) {
 		t.Skip("pandoc not installed (Debian package pandoc)")
 	}
 	name := "README.org"
-	data, err := os.ReadFile(filepath.Join(refDir, "docs", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := goldentest.Load(filepath.Join(refDir, "expected/oss-2024", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := engine.DefaultOptions()
-	var got []element.Element
-	err = Partition(context.Background(), engine.NewDocument(name, data), opts.Keys(), func(e element.Element) error {
-		got = append(got, e)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cct := goldentest.Accuracy(goldentest.CCT(got), goldentest.CCT(want))
-	types := goldentest.TypeFrequency(got, want)
-	t.Logf("%s: n=%d gold=%d cct=%.3f types=%.3f", name, len(got), len(want), cct, types)
-	if cct < 0.99 {
-		t.Errorf("CCT accuracy %.3f < 0.99", cct)
-	}
+	got, _ := goldentest.Scored(t, Partition, filepath.Join(refDir, "docs", name),
+		filepath.Join(refDir, "expected/oss-2024", name+".json"), 0.99)
 	// The 2024 golden predates the HTML rules that make a source block one CodeSnippet (it
 	// split the block into a Title, a ListItem and text), hence the lower type agreement.
 	wantTypes := []element.Type{element.Title, element.NarrativeText, element.ListItem, element.ListItem,
 		element.ListItem, element.NarrativeText, element.Title, element.NarrativeText, element.CodeSnippet,
 		element.NarrativeText}
-	if len(got) != len(wantTypes) {
-		t.Fatalf("%d elements, want %d", len(got), len(wantTypes))
-	}
-	for i, e := range got {
-		if e.Type != wantTypes[i] {
-			t.Errorf("#%d %q: %s, want %s", i, e.Text, e.Type, wantTypes[i])
-		}
-	}
+	goldentest.CheckTypes(t, got, wantTypes...)
 }

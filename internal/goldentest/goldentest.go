@@ -18,7 +18,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/metrics"
 )
 
@@ -148,5 +150,47 @@ func Snapshot(t testing.TB, path string, out []element.Element, update bool) {
 	_ = json.Unmarshal(want, &b)
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("output differs from %s (run with -update and review the diff)", path)
+	}
+}
+
+// Scored partitions docPath with the API's default options, loads the golden at goldenPath (a
+// golden from an older library version), logs the CCT accuracy and element-type frequency and
+// fails the test when the CCT accuracy is under minCCT. It returns both element lists for the
+// caller's own checks.
+func Scored(t testing.TB, partition contract.Func, docPath, goldenPath string, minCCT float64) (got, want []element.Element) {
+	t.Helper()
+	data, err := os.ReadFile(docPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err = Load(goldenPath); err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	err = partition(t.Context(), contract.NewDocument(filepath.Base(docPath), data), opts.Keys(), func(e element.Element) error {
+		got = append(got, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cct := Accuracy(CCT(got), CCT(want))
+	t.Logf("%s: n=%d gold=%d cct=%.3f types=%.3f", filepath.Base(docPath), len(got), len(want), cct, TypeFrequency(got, want))
+	if cct < minCCT {
+		t.Errorf("CCT accuracy %.3f < %.2f", cct, minCCT)
+	}
+	return got, want
+}
+
+// CheckTypes fails the test unless got has exactly the element types want, in order.
+func CheckTypes(t testing.TB, got []element.Element, want ...element.Type) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d elements, want %d", len(got), len(want))
+	}
+	for i, e := range got {
+		if e.Type != want[i] {
+			t.Errorf("#%d %q: %s, want %s", i, e.Text, e.Type, want[i])
+		}
 	}
 }
