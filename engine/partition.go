@@ -270,7 +270,8 @@ func pyList(names []string) string {
 }
 
 // postProcessor applies what every format shares, in the reference's order: page offset,
-// languages, filename/filetype, element IDs, hierarchy, and the server's field stripping.
+// languages, filename/filetype, element IDs, hierarchy, and the server's field stripping
+// (coordinates unless asked for, text_as_html of a type in skip_infer_table_types).
 type postProcessor struct {
 	opts      *Options
 	filename  string
@@ -280,11 +281,14 @@ type postProcessor struct {
 	tree      element.Hierarchy
 	langs     *lang.Stream
 	pending   []element.Element // held until langs is decided
+	// noTableHTML: the type is in skip_infer_table_types and is not paged (PDFs and images
+	// decide table inference in their strategy): its tables keep their text, not their HTML.
+	noTableHTML bool
 }
 
 func newPostProcessor(doc *Document, ft FileType, opts *Options) *postProcessor {
 	return &postProcessor{opts: opts, filename: doc.BaseName(), filetype: ft.MIME, pageShift: opts.StartingPageNumber - 1,
-		langs: lang.NewStream(opts.Languages)}
+		langs: lang.NewStream(opts.Languages), noTableHTML: !ft.Paged && slices.Contains(opts.SkipInferTableTypes, ft.Name)}
 }
 
 func (p *postProcessor) add(e element.Element, emit Emit) error {
@@ -338,6 +342,9 @@ func (p *postProcessor) emit(e *element.Element, emit Emit) error {
 	p.tree.Add(e)
 	if !p.opts.Coordinates {
 		m.Coordinates = nil
+	}
+	if p.noTableHTML && e.Type == element.Table {
+		m.TextAsHTML = ""
 	}
 	m.LastModified, m.FileDirectory, m.DetectionClassProb = "", "", nil
 	return emit(*e)
