@@ -1,8 +1,9 @@
 package pdf
 
 import (
-	"bytes"
+	"image"
 	"image/jpeg"
+	"io"
 	"math"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -623,25 +624,10 @@ func (in *interp) inlineImage(head []any, st *gstate) {
 // picture can be handed on without rendering; ok is false for any other image (ImageFile
 // says why).
 func (d *Document) ImageJPEG(ref int) (data []byte, ok bool) {
-	sd, err := d.imageStream(ref)
-	if err != nil {
-		return nil, false
-	}
-	if len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "DCTDecode" {
-		if len(sd.Raw) < 4 || sd.Raw[0] != 0xFF || sd.Raw[1] != 0xD8 {
-			return nil, false
-		}
-		return sd.Raw, true
-	}
-	img, err := d.decodeImage(ref, sd)
-	if err != nil {
-		return nil, false
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
-		return nil, false
-	}
-	return buf.Bytes(), true
+	_, data, err := d.encodedImage(ref, "image/jpeg", func(w io.Writer, img image.Image) error {
+		return jpeg.Encode(w, img, &jpeg.Options{Quality: 90})
+	})
+	return data, err == nil
 }
 
 // maxImageSamples bounds the images ImageJPEG and ImageFile decode (a 25-megapixel picture).

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -18,6 +19,14 @@ import (
 // stream, more than maxImageSamples pixels); it is for a warning, never a reason to fail
 // the page.
 func (d *Document) ImageFile(ref int) (mime string, data []byte, err error) {
+	return d.encodedImage(ref, "image/png", func(w io.Writer, img image.Image) error {
+		return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
+	})
+}
+
+// encodedImage is ImageFile and ImageJPEG: a DCTDecode-only stream as the JPEG it is, any
+// other image decoded and written by enc as mime.
+func (d *Document) encodedImage(ref int, mime string, enc func(io.Writer, image.Image) error) (string, []byte, error) {
 	sd, err := d.imageStream(ref)
 	if err != nil {
 		return "", nil, err
@@ -33,10 +42,10 @@ func (d *Document) ImageFile(ref int) (mime string, data []byte, err error) {
 		return "", nil, err
 	}
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+	if err := enc(&buf, img); err != nil {
 		return "", nil, fmt.Errorf("pdf: image %d: %w", ref, err)
 	}
-	return "image/png", buf.Bytes(), nil
+	return mime, buf.Bytes(), nil
 }
 
 // imageStream resolves ref to an image XObject's stream.
