@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -126,13 +125,4 @@ func langChainElementsPerSecond(b *testing.B, texts []string, size int) (wall, c
 	}
 	b.Logf("LangChain: %.1f ms (%.1f ms CPU) per split of %d elements into %d chunks", res.MS, res.CPUMS, len(texts), res.Chunks)
 	return float64(len(texts)) / (res.MS / 1000), float64(len(texts)) / (res.CPUMS / 1000)
-}
-
-// cpuTime is the CPU time (user and system, all threads) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
