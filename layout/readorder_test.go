@@ -11,21 +11,22 @@ import (
 
 // Regression floors of the reading order on multi-column papers (internal/readorder; the
 // bench's BenchmarkReadingOrder prints the per-page table): the layout's text flow against
-// fast's box order (issue 15's yardstick, 0.98) and against the content stream's order (the
-// author's order for these TeX-set files), where the layout must also stay at least as close
-// as fast's own order is. Floors are the values measured when they were set; the bench
+// fast's box order and against pdfminer's raw (LTPage) box order (the two readings of issue
+// 15's yardstick, 0.98) and against the content stream's order (the author's order for these
+// TeX-set files), where the layout must also stay at least as close as fast's own order is. Floors are the values measured when they were set; the bench
 // corpus's 13-page paper is scored when the corpus is there.
 func TestReadingOrderFloors(t *testing.T) {
 	for _, c := range []struct {
-		file             string
-		vsFast, vsStream float64
-		optional         bool
+		file                    string
+		vsFast, vsRaw, vsStream float64
+		optional                bool
 	}{
-		{"../testdata/reference/docs/multi-column-2p.pdf", 0.984, 0.985, false},
-		{"../testdata/reference/docs/layout-parser-paper-fast.pdf", 1.000, 0.976, false},
+		{"../testdata/reference/docs/multi-column-2p.pdf", 0.984, 0.996, 1.000, false},
+		{"../testdata/reference/docs/layout-parser-paper-fast.pdf", 1.000, 1.000, 1.000, false},
 		// Pages 5 and 8 hold fast's order to 0.646 and 0.913: its XY-cut reads their columns
-		// band by band (readorder's package comment).
-		{"../../shared/corpus/bench/pdf/multi-column.pdf", 0.952, 0.991, true},
+		// band by band; pages 10 and 11 (references) hold the raw order to 0.55: pdfminer's
+		// grouping joins boxes across the gutter (readorder's package comment).
+		{"../../shared/corpus/bench/pdf/multi-column.pdf", 0.952, 0.903, 0.993, true},
 	} {
 		data, err := os.ReadFile(c.file)
 		if err != nil {
@@ -39,9 +40,12 @@ func TestReadingOrderFloors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%-55s vs fast's box order %.3f; vs content stream order %.3f (fast %.3f)", c.file, s.VsFast, s.VsStream, s.FastVsStream)
+		t.Logf("%-55s vs fast's box order %.3f; vs raw box order %.3f; vs content stream order %.3f (fast %.3f)", c.file, s.VsFast, s.VsRaw, s.VsStream, s.FastVsStream)
 		if metrics.Round3(s.VsFast) < c.vsFast {
 			t.Errorf("%s: vs fast's box order %.3f, floor %.3f", c.file, s.VsFast, c.vsFast)
+		}
+		if metrics.Round3(s.VsRaw) < c.vsRaw {
+			t.Errorf("%s: vs pdfminer's raw box order %.3f, floor %.3f", c.file, s.VsRaw, c.vsRaw)
 		}
 		if metrics.Round3(s.VsStream) < c.vsStream {
 			t.Errorf("%s: vs the content stream's order %.3f, floor %.3f", c.file, s.VsStream, c.vsStream)

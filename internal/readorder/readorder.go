@@ -1,17 +1,23 @@
 // Package readorder scores the born-digital layout's reading order on a PDF (issue 15), for
 // the bench and the layout's regression floors. It compares the layout's text flow (its
-// elements without tables and pictures) with two orders of pdfminer's text:
+// elements without tables and pictures) with three orders of pdfminer's text, the first two
+// being the two readings of issue 15's yardstick, "pdfminer's own box order":
 //
 //   - fast's box order: pdfminer's boxes as the reference's fast strategy sorts them (XY-cut
-//     over boxes shrunk to 90 %), issue 15's yardstick. The shrink opens gaps that are not
-//     there, so wherever two columns' paragraph gaps come near each other under a full-width
-//     element, fast reads the columns band by band, interleaved: this yardstick scores a
-//     correct column order below 1 on such pages.
+//     over boxes shrunk to 90 %). The shrink opens gaps that are not there, so wherever two
+//     columns' paragraph gaps come near each other under a full-width element, fast reads
+//     the columns band by band, interleaved: this yardstick scores a correct column order
+//     below 1 on such pages.
+//   - pdfminer's raw box order: the order of LTPage's boxes (pdf.Analyze: group_textboxes'
+//     hierarchical grouping by the area a pair's union adds, boxes_flow 0.5), which the
+//     reference never shows but which is pdfminer's own. Its greedy grouping joins boxes
+//     across the gutter where two columns hold many short boxes of equal width (a list of
+//     references), so it too interleaves columns on such pages.
 //   - the content stream's order: pdfminer's lines in the order their first glyph is drawn.
 //     Typesetters such as TeX write a page in reading order (column after column, footnotes
 //     at the foot of their column, floats where they are placed), so for such files this is
-//     the author's order, independent of either algorithm; both the layout and fast are
-//     scored against it. It says nothing for producers that draw text in another order.
+//     the author's order, independent of every algorithm; the layout and fast are scored
+//     against it. It says nothing for producers that draw text in another order.
 //
 // On both sides the boxes and lines whose centre lies in one of the layout's tables or
 // pictures are left out, so what is compared is the order of the text flow.
@@ -37,8 +43,9 @@ type Score struct {
 	// VsFast is the layout's text flow against fast's box order (issue 15's yardstick) and
 	// All every element against fast's.
 	VsFast, All float64
-	// VsRaw is every element against pdfminer's boxes in their raw (boxes_flow) order.
-	VsRaw float64
+	// VsRaw and FastVsRaw are the layout's and fast's text flows against pdfminer's raw box
+	// order (LTPage's order: boxes_flow grouping); AllVsRaw every element against it.
+	VsRaw, FastVsRaw, AllVsRaw float64
 	// VsStream and FastVsStream are the layout's and fast's text flows against the content
 	// stream's order.
 	VsStream, FastVsStream float64
@@ -48,8 +55,8 @@ type Score struct {
 
 // PageScore is one page's figures.
 type PageScore struct {
-	N                              int
-	VsFast, VsStream, FastVsStream float64
+	N                                                int
+	VsFast, VsRaw, VsStream, FastVsRaw, FastVsStream float64
 }
 
 // Measure lays out every page of a PDF and scores its reading order.
@@ -60,7 +67,7 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 	}
 	ld := layout.New(layout.Options{})
 	var ours, fastEls, oursFlow, fastFlow []element.Element
-	var raw, stream strings.Builder
+	var raw, rawFlow, stream strings.Builder
 	s := Score{Pages: d.NumPages()}
 	for i := 1; i <= d.NumPages(); i++ {
 		fp, err := d.Page(ctx, i, pdf.DefaultLAParams())
@@ -68,7 +75,7 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 			return Score{}, fmt.Errorf("readorder: page %d: %w", i, err)
 		}
 		for _, tb := range fp.Boxes {
-			raw.WriteString(strings.Join(strings.Fields(tb.Text()), " ") + "\n\n")
+			raw.WriteString(strings.Join(strings.Fields(tb.Text()), " ") + "\n")
 		}
 		fe := fast.PageElements(fp, true)
 		lp, err := d.Page(ctx, i, layout.Params(pdf.DefaultLAParams()))
@@ -103,16 +110,22 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 		oursFlow, fastFlow = append(oursFlow, of...), append(fastFlow, ff...)
 		st := streamOrder(fp, regions)
 		stream.WriteString(st)
+		rw := rawOrder(fp, regions)
+		rawFlow.WriteString(rw)
 		s.PerPage = append(s.PerPage, PageScore{
 			N:            i,
 			VsFast:       metrics.BatchAccuracy(metrics.CCT(of), metrics.CCT(ff)),
+			VsRaw:        metrics.BatchAccuracy(metrics.CCT(of), rw),
 			VsStream:     metrics.BatchAccuracy(metrics.CCT(of), st),
+			FastVsRaw:    metrics.BatchAccuracy(metrics.CCT(ff), rw),
 			FastVsStream: metrics.BatchAccuracy(metrics.CCT(ff), st),
 		})
 	}
 	s.VsFast = metrics.BatchAccuracy(metrics.CCT(oursFlow), metrics.CCT(fastFlow))
 	s.All = metrics.BatchAccuracy(metrics.CCT(ours), metrics.CCT(fastEls))
-	s.VsRaw = metrics.BatchAccuracy(metrics.CCT(ours), raw.String())
+	s.AllVsRaw = metrics.BatchAccuracy(metrics.CCT(ours), raw.String())
+	s.VsRaw = metrics.BatchAccuracy(metrics.CCT(oursFlow), rawFlow.String())
+	s.FastVsRaw = metrics.BatchAccuracy(metrics.CCT(fastFlow), rawFlow.String())
 	s.VsStream = metrics.BatchAccuracy(metrics.CCT(oursFlow), stream.String())
 	s.FastVsStream = metrics.BatchAccuracy(metrics.CCT(fastFlow), stream.String())
 	return s, nil
@@ -153,7 +166,24 @@ func streamOrder(p *pdf.Page, regions []*element.Coordinates) string {
 	return sb.String()
 }
 
-// inside reports whether a box's centre lies in one of the regions.
+// rawOrder is the text of pdfminer's boxes in the page's own order (LTPage's: the boxes_flow
+// grouping, pdf.Analyze), one box a row, whitespace runs collapsed as the elements' text is,
+// boxes whose centre lies in a region left out.
+func rawOrder(p *pdf.Page, regions []*element.Coordinates) string {
+	var sb strings.Builder
+	for _, tb := range p.Boxes {
+		x0, y0, x1, y1 := p.TopLeft(tb.X0, tb.Y0, tb.X1, tb.Y1)
+		c := &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}}
+		if inside(c, regions) {
+			continue
+		}
+		if t := strings.Join(strings.Fields(tb.Text()), " "); t != "" {
+			sb.WriteString(t + "\n")
+		}
+	}
+	return sb.String()
+}
+
 // turnedBoxes are the page's pdfminer boxes whose glyphs are mostly not upright, in the
 // elements' top-left coordinates.
 func turnedBoxes(p *pdf.Page) []*element.Coordinates {
@@ -198,6 +228,7 @@ func turnedBoxes(p *pdf.Page) []*element.Coordinates {
 	return out
 }
 
+// inside reports whether a box's centre lies in one of the regions.
 func inside(c *element.Coordinates, regions []*element.Coordinates) bool {
 	if c == nil || len(c.Points) < 3 {
 		return false
