@@ -621,13 +621,21 @@ func (in *interp) inlineImage(head []any, st *gstate) {
 // ImageJPEG returns image XObject ref (Image.Ref) as a JPEG file: the stream as it is when its
 // only filter is DCTDecode, else the image decoded as ImageFile decodes it (Flate with
 // predictors, 1 to 16 bits, gray, RGB, CMYK, ICCBased, Indexed) and encoded as JPEG, so a
-// picture can be handed on without rendering; ok is false for any other image (ImageFile
-// says why).
+// picture can be handed on without rendering; ok is false for any other image
+// (ImageAsJPEG says why).
 func (d *Document) ImageJPEG(ref int) (data []byte, ok bool) {
+	data, err := d.ImageAsJPEG(ref)
+	return data, err == nil
+}
+
+// ImageAsJPEG is ImageJPEG with the reason an image is not handed on (JPEG 2000, JBIG2, a
+// stencil mask, a damaged stream, over maxImageSamples pixels…), for the warning a caller
+// that falls back to rendering the placement, or gives up, owes its user.
+func (d *Document) ImageAsJPEG(ref int) ([]byte, error) {
 	_, data, err := d.encodedImage(ref, "image/jpeg", func(w io.Writer, img image.Image) error {
 		return jpeg.Encode(w, img, &jpeg.Options{Quality: 90})
 	})
-	return data, err == nil
+	return data, err
 }
 
 // maxImageSamples bounds the images ImageJPEG and ImageFile decode (a 25-megapixel picture).

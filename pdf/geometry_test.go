@@ -192,7 +192,7 @@ func TestMillionSegmentsBounded(t *testing.T) {
 }
 
 func TestImageJPEG(t *testing.T) {
-	jpegData := "\xff\xd8\xff\xe0 not really decoded"
+	jpegData := tinyJPEG(3, 2)
 	data := onePage("<< >>", "", stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", jpegData),
 		stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x00\xff\xff\x00"),
 		stream("/Type /XObject /Subtype /Image /Width 2 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8", "\xff\x00\x00\x00\x00\xff"),

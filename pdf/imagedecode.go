@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"io"
 
@@ -32,8 +33,8 @@ func (d *Document) encodedImage(ref int, mime string, enc func(io.Writer, image.
 		return "", nil, err
 	}
 	if len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "DCTDecode" {
-		if len(sd.Raw) < 4 || sd.Raw[0] != 0xFF || sd.Raw[1] != 0xD8 {
-			return "", nil, fmt.Errorf("pdf: image %d: DCTDecode stream is not a JPEG file", ref)
+		if err := checkJPEG(sd.Raw); err != nil {
+			return "", nil, fmt.Errorf("pdf: image %d: DCTDecode stream: %w", ref, err)
 		}
 		return "image/jpeg", sd.Raw, nil
 	}
@@ -46,6 +47,35 @@ func (d *Document) encodedImage(ref int, mime string, enc func(io.Writer, image.
 		return "", nil, fmt.Errorf("pdf: image %d: %w", ref, err)
 	}
 	return mime, buf.Bytes(), nil
+}
+
+// ErrDamagedImage is wrapped by the refusals of ImageFile and ImageAsJPEG that come from the
+// image's data (a truncated or damaged stream) rather than from what this package decodes (JPEG
+// 2000, JBIG2, a colour space, the pixel bound): a picture a renderer too can show only in part.
+var ErrDamagedImage = errors.New("damaged image data")
+
+// checkJPEG refuses a DCT stream a client could not show: one that is not a JPEG file, whose
+// header does not parse, that declares more than maxImageSamples pixels (handed on as it is, it
+// would be a decompression bomb for the client), or that stops before its end-of-image marker
+// (a truncated or cut stream). The entropy-coded data is not decoded: that would cost what the
+// pass-through saves.
+func checkJPEG(b []byte) error {
+	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
+		return fmt.Errorf("not a JPEG file: %w", ErrDamagedImage)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("damaged JPEG header: %v: %w", err, ErrDamagedImage)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > maxImageSamples {
+		return fmt.Errorf("%d x %d pixels, over the %d-pixel bound", cfg.Width, cfg.Height, maxImageSamples)
+	}
+	// Writers may pad the stream after the marker (zeros, a newline).
+	tail := bytes.TrimRight(b[max(0, len(b)-64):], "\x00\r\n\t ")
+	if !bytes.HasSuffix(tail, []byte{0xFF, 0xD9}) {
+		return fmt.Errorf("truncated, no end-of-image marker: %w", ErrDamagedImage)
+	}
+	return nil
 }
 
 // imageStream resolves ref to an image XObject's stream.
@@ -203,10 +233,10 @@ func (d *Document) decodeImage(ref int, sd types.StreamDict) (img image.Image, e
 	cp := sd
 	data, err := cp.DecodeLengthWithLimit(-1, 2*need+int64(H)+4096)
 	if err != nil && int64(len(data)) < need {
-		return nil, bad("stream: %v", err)
+		return nil, fmt.Errorf("pdf: image %d: stream: %v: %w", ref, err, ErrDamagedImage)
 	}
 	if int64(len(data)) < need {
-		return nil, bad("stream holds %d bytes, the image needs %d", len(data), need)
+		return nil, fmt.Errorf("pdf: image %d: stream holds %d bytes, the image needs %d: %w", ref, len(data), need, ErrDamagedImage)
 	}
 	// The /Decode array maps a sample's range linearly; the default is [0 1] per component
 	// ([0 2^bpc-1] for an index).

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
+	"errors"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"strings"
 	"testing"
@@ -124,12 +126,61 @@ func TestImageFile(t *testing.T) {
 		}
 	}
 	// A DCT stream is handed on as it is.
-	data := onePage("<< >>", "", stream("/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", "\xff\xd8\xff\xe0 jpeg"))
+	jp := tinyJPEG(3, 2)
+	data := onePage("<< >>", "", stream("/Type /XObject /Subtype /Image /Width 3 /Height 2 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", jp))
 	d, _ := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
-	if mime, b, err := d.ImageFile(5); err != nil || mime != "image/jpeg" || string(b) != "\xff\xd8\xff\xe0 jpeg" {
-		t.Errorf("DCT: %q %q %v", mime, b, err)
+	if mime, b, err := d.ImageFile(5); err != nil || mime != "image/jpeg" || string(b) != jp {
+		t.Errorf("DCT: %q %v", mime, err)
 	}
 	if _, _, err := d.ImageFile(4); err == nil {
 		t.Error("a content stream was taken for an image")
+	}
+}
+
+// tinyJPEG is a real w x h JPEG file.
+func tinyJPEG(w, h int) string {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 37 % 251) // noise: entropy-coded data after the header
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		panic(err)
+	}
+	return b.String()
+}
+
+// A DCT stream a client could not show is refused with the reason, never handed on: not a
+// JPEG, a damaged header, cut before its end (a truncated file), a header declaring more
+// pixels than the bound (a decompression bomb for whoever shows it). Padding after the end
+// marker is fine.
+func TestDCTStreamChecked(t *testing.T) {
+	jp := tinyJPEG(3, 2)
+	// The SOF0 marker's height and width follow its length and precision: FFC0 LL LL P HH HH WW WW.
+	sof := strings.Index(jp, "\xff\xc0")
+	big := tinyJPEG(64, 64)
+	huge := jp[:sof+5] + "\xea\x60\xea\x60" + jp[sof+9:]
+	cases := []struct{ name, data, fails string }{
+		{"padded", jp + "\r\n\x00\x00", ""},
+		{"not a JPEG", "GIF89a and more", "not a JPEG"},
+		{"damaged header", "\xff\xd8\xff\xc0\x00\x02garbage", "damaged JPEG header"},
+		{"truncated", big[:len(big)-len(big)/3], "truncated"},
+		{"over the bound", huge, "pixel bound"},
+	}
+	for _, c := range cases {
+		data := onePage("<< >>", "", stream("/Type /XObject /Subtype /Image /Width 3 /Height 2 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", c.data))
+		d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := d.ImageAsJPEG(5)
+		switch {
+		case c.fails == "" && (err != nil || string(b) != c.data):
+			t.Errorf("%s: %v", c.name, err)
+		case c.fails != "" && (err == nil || !strings.Contains(err.Error(), c.fails)):
+			t.Errorf("%s: err %v, want one saying %q", c.name, err, c.fails)
+		case c.fails != "" && errors.Is(err, ErrDamagedImage) != (c.name != "over the bound"):
+			t.Errorf("%s: %v: ErrDamagedImage %v", c.name, err, errors.Is(err, ErrDamagedImage))
+		}
 	}
 }

@@ -28,9 +28,11 @@ RUN_PACKAGES=(
 # reference's PDF engine, which the fast strategy's agreement test compares against), html2text
 # (a benchmark peer), DejaVu fonts (OCR fixtures are drawn with them), GNU time (peak memory in
 # bench/corpus.sh), qpdf and poppler-data (regenerate pdf/testdata/encrypted and the embedded
-# Adobe CMaps: pdf/testdata/encrypted/gen.sh, go generate ./pdf).
+# Adobe CMaps: pdf/testdata/encrypted/gen.sh, go generate ./pdf), libopenjp2-tools (opj_compress:
+# regenerate the JPEG 2000 fixture, strategies/ocr/auto/testdata/gen.sh).
 TEST_PACKAGES=(
   python3-pdfminer html2text postgresql chromium fonts-dejavu-core time qpdf poppler-data
+  libopenjp2-tools
 )
 APT_PACKAGES=("${RUN_PACKAGES[@]}")
 [ "$MODE" = test ] && APT_PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -61,13 +61,22 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 			}
 		}
 	}
+	// The pictures the decoder refuses on the page being laid out (the reason goes in the
+	// warning when the page cannot be rendered either); crops fills in what it refuses, and
+	// tables and vector figures, from the rendered page.
+	var refused []error
+	var crops *cropper
 	if len(lo.ExtractTypes) > 0 {
 		lo.ImageData = func(im pdf.Image) (string, string, bool) {
-			if b, ok := d.ImageJPEG(im.Ref); ok {
-				return "image/jpeg", base64.StdEncoding.EncodeToString(b), true
+			b, err := d.ImageAsJPEG(im.Ref)
+			if err != nil {
+				refused = append(refused, err)
+				return "", "", false
 			}
-			return "", "", false
+			return "image/jpeg", base64.StdEncoding.EncodeToString(b), true
 		}
+		crops = newCropper(doc)
+		defer crops.close()
 	}
 	ld := layout.New(lo)
 	params := layout.Params(fast.Params(opts))
@@ -123,6 +132,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 			}
 			continue
 		}
+		refused = refused[:0]
 		els, pics, err := ld.PageWithPictures(pctx, p)
 		cancel()
 		w, h := p.Width, p.Height
@@ -132,6 +142,11 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 				return contract.Errorf(contract.KindUnprocessable, "Page %d could not be laid out within %v", i, pageBudget)
 			}
 			return err
+		}
+		if crops != nil {
+			if err := crops.fillCrops(ctx, i, els, lo.ExtractTypes, w, h, refused); err != nil {
+				return err
+			}
 		}
 		for _, pic := range pics {
 			if readPictures && pictureHoldsText(pic, w, h) {
