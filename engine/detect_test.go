@@ -58,6 +58,16 @@ func TestDetect(t *testing.T) {
 		{"markdown by extension", "README.md", "", []byte("# Title\n\ntext"), "text/markdown"},
 		{"xml", "f", "", []byte(`<?xml version="1.0"?><a>b</a>`), "application/xml"},
 		{"xml named html", "f.html", "", []byte(`<?xml version="1.0"?><html><body>b</body></html>`), "text/html"},
+		// Well-formed XML in a .xml file is XML without a declaration, even when its root has an
+		// HTML name a byte sniffer takes for HTML, or none it knows; HTML is still HTML.
+		{"xml root named like html", "a.xml", "", []byte(`<a href="x"><p>one</p><table>two</table></a>`), "application/xml"},
+		{"xml root unknown to the sniffer", "ns.xml", "", []byte("<a:foo xmlns:a=\"http://a\">\n <a:bar>text</a:bar>\n</a:foo>\n"), "application/xml"},
+		{"xhtml in xml file", "page.xml", "", []byte(`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>`), "text/html"},
+		{"xhtml namespace under another root", "frag.xml", "", []byte(`<div xmlns="http://www.w3.org/1999/xhtml"><p>x</p></div>`), "text/html"},
+		{"malformed html in xml file", "bad.xml", "", []byte(`<p>one<p>two<br></p>`), "text/html"},
+		{"two roots in xml file", "two.xml", "", []byte(`<p>one</p><p>two</p>`), "text/html"},
+		{"xml-looking txt stays text", "notes.txt", "", []byte(`<a:foo xmlns:a="http://a"><a:bar>text</a:bar></a:foo>`), "text/plain"},
+		{"xml without xml name stays html", "frag", "", []byte(`<p>one</p>`), "text/html"},
 		{"html", "f", "", []byte(`<!DOCTYPE html><html><body><p>x</p></body></html>`), "text/html"},
 		{"pdf", "f", "", []byte("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n"), "application/pdf"},
 		{"png", "f", "", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "image/png"},

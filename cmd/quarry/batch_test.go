@@ -342,3 +342,31 @@ func TestBoolFlags(t *testing.T) {
 		}
 	}
 }
+
+// A document that gives no elements keeps the reference's empty list on stdout, is a success,
+// and is named on stderr (unless --quiet) so an empty result is never silent.
+func TestEmptyResultIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "blank.xml")
+	os.WriteFile(empty, []byte(`<?xml version="1.0"?><a/>`), 0o644)
+	for _, args := range [][]string{{empty}, {empty, "--output-format", "jsonl"}} {
+		out, errOut, err := runCLI(t, append([]string{"partition"}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if strings.TrimSpace(out) != "[]" && strings.TrimSpace(out) != "" {
+			t.Errorf("%v: stdout %q, want an empty list", args, out)
+		}
+		if !strings.Contains(errOut, "blank.xml: no text found") {
+			t.Errorf("%v: stderr %q does not say the document gave nothing", args, errOut)
+		}
+	}
+	_, errOut, err := runCLI(t, "partition", "--quiet", empty)
+	if err != nil || errOut != "" {
+		t.Errorf("--quiet: err %v, stderr %q", err, errOut)
+	}
+	_, errOut, _ = runCLI(t, "partition", docs+"fake-xml.xml")
+	if strings.Contains(errOut, "no text found") {
+		t.Errorf("a document with elements is reported empty: %q", errOut)
+	}
+}

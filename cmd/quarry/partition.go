@@ -406,6 +406,7 @@ func fileError(err error) error {
 type result struct {
 	out   []byte
 	elems []element.Element // kept only for a combined CSV
+	empty bool              // the document gave no elements
 	err   error
 }
 
@@ -461,6 +462,11 @@ func (c *partitionCmd) run(ctx context.Context) error {
 			return
 		}
 		done++
+		if r.empty && !c.quiet {
+			// The output keeps the reference's shape (an empty list); the person is told why
+			// the file gave nothing rather than left to guess at a silent success.
+			prog.println(fmt.Sprintf("quarry: %s: no text found (the document gives no elements)", displayName(in)))
+		}
 		switch {
 		case c.outDir != "":
 			if err := writeAtomic(filepath.Join(c.outDir, in.name+c.ext()), r.out); err != nil {
@@ -477,8 +483,9 @@ func (c *partitionCmd) run(ctx context.Context) error {
 
 	if stream {
 		in := c.inputs[0]
-		r := &result{}
+		r := &result{empty: true}
 		r.err = c.partitionOne(ctx, in, prog, func(e element.Element) error {
+			r.empty = false
 			b, _ := e.MarshalJSON()
 			w.Write(b)
 			return w.WriteByte('\n')
@@ -524,6 +531,7 @@ func (c *partitionCmd) partitionAll(ctx context.Context, prog *progress, emit fu
 		var elems []element.Element
 		r.err = c.partitionOne(ctx, in, prog, func(e element.Element) error { elems = append(elems, e); return nil })
 		if r.err == nil {
+			r.empty = len(elems) == 0
 			r.out = c.render(in, elems)
 			if c.format == "csv" {
 				r.elems = elems

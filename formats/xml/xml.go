@@ -34,7 +34,7 @@ const KeyKeepTags = "xml_keep_tags"
 func init() {
 	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML.
 	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
-		MIMESuffix: "xml", Options: []contract.KeySpec{{Key: KeyKeepTags, Kind: contract.Bool, Help: "XML: one element holding the raw document", Since: 2}},
+		MIMESuffix: "xml", SniffText: sniffXML, SniffOrder: 5, Options: []contract.KeySpec{{Key: KeyKeepTags, Kind: contract.Bool, Help: "XML: one element holding the raw document", Since: 2}},
 		Partitioner: contract.Func(Partition)})
 }
 

@@ -3,6 +3,7 @@ package xml
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
@@ -92,5 +93,35 @@ func TestAttributeOnlyDocument(t *testing.T) {
 	got = fmt.Sprintf("%q", texts(t, `<doc id="d1"><p lang="en">Body text.</p></doc>`, engine.DefaultOptions()))
 	if want := `["Body text."]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestUndeclaredXMLFiles: a .xml file without an XML declaration is detected as XML when it is
+// well formed, so a root with an HTML name (<a>, <p>, <table>, <style>) keeps every leaf text
+// apart and a prefixed root is not read as plain text with its tags.
+func TestUndeclaredXMLFiles(t *testing.T) {
+	cases := map[string][]string{
+		"html-named-root.xml":              {"The first paragraph of the record.", "cell one", "cell two", "kept as text", "bold words"},
+		"prefixed-root-no-declaration.xml": {"Widget assembly", "12.50"},
+	}
+	for name, want := range cases {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		els, err := engine.Partition(context.Background(), engine.NewDocument(name, data), engine.DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []string
+		for _, e := range els {
+			if e.Metadata.Filetype != MIMEType {
+				t.Errorf("%s: filetype %q, want %s", name, e.Metadata.Filetype, MIMEType)
+			}
+			got = append(got, e.Text)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
 	}
 }
