@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
+	"github.com/quarrydocs/quarry/formats/internal/xmlwalk"
 )
 
 // sectProps are the parts of w:sectPr the partitioner needs.
@@ -33,8 +34,7 @@ const readContentControls = true
 // the reference does not read them). Beyond the reference, text boxes in shapes are read (see
 // shapes) and so are content controls (see readContentControls).
 type parser struct {
-	ctx     context.Context
-	dec     *xml.Decoder
+	*xmlwalk.Decoder
 	rels    map[string]opc.Rel
 	body    bool // parsing the main document body (rendered page breaks count)
 	lrpb    bool // a rendered page break was seen where the reference looks for one
@@ -42,7 +42,6 @@ type parser struct {
 	// breaks maps each body paragraph that ends a section (a w:sectPr in its w:pPr) to that
 	// section's properties.
 	breaks map[*wordproc.Paragraph]*sectProps
-	n      int // elements read, for periodic cancellation checks
 	nest   int // content-control nesting
 	// float collects the blocks of text boxes (DrawingML wps:txbx, VML v:textbox) met in
 	// the paragraph being read; they follow that paragraph, where its anchor sits.
@@ -54,39 +53,7 @@ type parser struct {
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
-	dec := xml.NewDecoder(r)
-	return &parser{ctx: ctx, dec: dec, rels: rels}
-}
-
-func (p *parser) token() (xml.Token, error) {
-	p.n++
-	if p.n&4095 == 0 {
-		if err := p.ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	tok, err := p.dec.Token()
-	if err == io.EOF {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return tok, err
-}
-
-// findRoot advances to the first start element with local name in names and returns it.
-func (p *parser) findRoot(names ...string) (xml.StartElement, error) {
-	for {
-		tok, err := p.dec.Token()
-		if err != nil {
-			return xml.StartElement{}, err
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			for _, n := range names {
-				if se.Name.Local == n {
-					return se, nil
-				}
-			}
-		}
-	}
+	return &parser{Decoder: xmlwalk.NewDecoder(ctx, r), rels: rels}
 }
 
 // blocks reads the w:p and w:tbl children of the current element until its end tag.
@@ -94,64 +61,49 @@ func (p *parser) findRoot(names ...string) (xml.StartElement, error) {
 // damaged part keeps its readable beginning.
 func (p *parser) blocks(depth int) ([]wordproc.Block, error) {
 	var out []wordproc.Block
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return out, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "p":
-				para, float, err := p.paragraph(depth)
-				if err != nil {
-					return out, err
-				}
-				out = append(out, wordproc.Block{P: para})
-				out = append(out, float...)
-			case "tbl":
-				tbl, err := p.table(depth + 1)
-				if err != nil {
-					return out, err
-				}
-				out = append(out, wordproc.Block{T: tbl})
-			case "sdt", "sdtContent", "customXml":
-				if !readContentControls {
-					if err := p.dec.Skip(); err != nil {
-						return out, err
-					}
-					continue
-				}
-				// Block-level content controls wrap ordinary paragraphs and tables; their
-				// content is read in place (see readContentControls).
-				if p.nest++; p.nest > opc.MaxDepth {
-					return out, opc.ErrTooDeep
-				}
-				inner, err := p.blocks(depth)
-				p.nest--
-				if err != nil {
-					return out, err
-				}
-				out = append(out, inner...)
-			case "sectPr":
-				if p.body && depth == 0 {
-					sp, err := p.sectPr()
-					if err != nil {
-						return out, err
-					}
-					p.bodySec = sp
-				} else if err := p.dec.Skip(); err != nil {
-					return out, err
-				}
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return out, err
-				}
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "p":
+			para, float, err := p.paragraph(depth)
+			if err != nil {
+				return err
 			}
-		case xml.EndElement:
-			return out, nil
+			out = append(out, wordproc.Block{P: para})
+			out = append(out, float...)
+			return nil
+		case "tbl":
+			tbl, err := p.table(depth + 1)
+			if err != nil {
+				return err
+			}
+			out = append(out, wordproc.Block{T: tbl})
+			return nil
+		case "sdt", "sdtContent", "customXml":
+			if !readContentControls {
+				return p.Skip()
+			}
+			// Block-level content controls wrap ordinary paragraphs and tables; their
+			// content is read in place (see readContentControls).
+			if p.nest++; p.nest > opc.MaxDepth {
+				return opc.ErrTooDeep
+			}
+			inner, err := p.blocks(depth)
+			p.nest--
+			out = append(out, inner...)
+			return err
+		case "sectPr":
+			if p.body && depth == 0 {
+				sp, err := p.sectPr()
+				if err != nil {
+					return err
+				}
+				p.bodySec = sp
+				return nil
+			}
 		}
-	}
+		return p.Skip()
+	})
+	return out, err
 }
 
 // paragraph reads a w:p; it returns the blocks of the text boxes anchored in it besides.
@@ -159,16 +111,11 @@ func (p *parser) paragraph(depth int) (*wordproc.Paragraph, []wordproc.Block, er
 	outerFloat, outerDepth := p.float, p.depth
 	p.float, p.depth = nil, depth
 	defer func() { p.float, p.depth = outerFloat, outerDepth }()
-	para, err := p.paragraphItems(depth)
-	return para, p.float, err
-}
-
-func (p *parser) paragraphItems(depth int) (*wordproc.Paragraph, error) {
 	para := &wordproc.Paragraph{}
 	if err := p.items(para, depth); err != nil {
-		return nil, err
+		return nil, p.float, err
 	}
-	return para, nil
+	return para, p.float, nil
 }
 
 // readInlineWrappers makes runs inside inline wrappers count: tracked insertions (w:ins,
@@ -181,224 +128,146 @@ const readInlineWrappers = true
 // items reads the children of a paragraph, or of an inline wrapper inside one, into para
 // until the element ends.
 func (p *parser) items(para *wordproc.Paragraph, depth int) error {
-	for {
-		tok, err := p.token()
+	return p.Children(func(t xml.StartElement) error {
+		var in wordproc.Inline
+		var err error
+		switch t.Name.Local {
+		case "pPr":
+			return p.pPr(para, depth)
+		case "r":
+			in, err = p.run()
+		case "hyperlink":
+			in, err = p.hyperlink(t)
+		case "AlternateContent":
+			return p.shapes(t)
+		case "ins", "moveTo", "fldSimple", "smartTag", "sdt", "sdtContent", "customXml", "dir", "bdo":
+			if !readInlineWrappers {
+				return p.Skip()
+			}
+			if p.nest++; p.nest > opc.MaxDepth {
+				return opc.ErrTooDeep
+			}
+			err := p.items(para, depth)
+			p.nest--
+			return err
+		default:
+			return p.Skip()
+		}
 		if err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "pPr":
-				if err := p.pPr(para, depth); err != nil {
-					return err
-				}
-			case "r":
-				in, err := p.run()
-				if err != nil {
-					return err
-				}
-				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
-					p.lrpb = true
-				}
-				para.Items = append(para.Items, in)
-			case "hyperlink":
-				in, err := p.hyperlink(t)
-				if err != nil {
-					return err
-				}
-				if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
-					p.lrpb = true
-				}
-				para.Items = append(para.Items, in)
-			case "AlternateContent":
-				if err := p.shapes(t); err != nil {
-					return err
-				}
-			case "ins", "moveTo", "fldSimple", "smartTag", "sdt", "sdtContent", "customXml", "dir", "bdo":
-				if !readInlineWrappers {
-					if err := p.dec.Skip(); err != nil {
-						return err
-					}
-					continue
-				}
-				if p.nest++; p.nest > opc.MaxDepth {
-					return opc.ErrTooDeep
-				}
-				err := p.items(para, depth)
-				p.nest--
-				if err != nil {
-					return err
-				}
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return err
-				}
-			}
-		case xml.EndElement:
-			return nil
+		if len(in.PageBreakAt) > 0 && p.body && depth <= 1 {
+			p.lrpb = true
 		}
-	}
+		para.Items = append(para.Items, in)
+		return nil
+	})
 }
 
 func (p *parser) pPr(para *wordproc.Paragraph, depth int) error {
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "pStyle":
-				para.StyleID, _ = opc.Attr(t, "val")
-				if err := p.dec.Skip(); err != nil {
-					return err
-				}
-			case "numPr":
-				if err := p.numPr(para); err != nil {
-					return err
-				}
-			case "sectPr":
-				sp, err := p.sectPr()
-				if err != nil {
-					return err
-				}
-				if p.body && depth == 0 {
-					if p.breaks == nil {
-						p.breaks = map[*wordproc.Paragraph]*sectProps{}
-					}
-					p.breaks[para] = sp
-				}
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return err
-				}
+	return p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "pStyle":
+			para.StyleID, _ = opc.Attr(t, "val")
+		case "numPr":
+			return p.numPr(para)
+		case "sectPr":
+			sp, err := p.sectPr()
+			if err != nil {
+				return err
 			}
-		case xml.EndElement:
+			if p.body && depth == 0 {
+				if p.breaks == nil {
+					p.breaks = map[*wordproc.Paragraph]*sectProps{}
+				}
+				p.breaks[para] = sp
+			}
 			return nil
 		}
-	}
+		return p.Skip()
+	})
 }
 
 func (p *parser) numPr(para *wordproc.Paragraph) error {
 	children := 0
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
+	err := p.Children(func(t xml.StartElement) error {
+		children++
+		if t.Name.Local == "ilvl" {
+			if v, ok := opc.Attr(t, "val"); ok {
+				para.HasILvl = true
+				para.ILvl, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			children++
-			if t.Name.Local == "ilvl" {
-				if v, ok := opc.Attr(t, "val"); ok {
-					para.HasILvl = true
-					para.ILvl, _ = strconv.Atoi(strings.TrimSpace(v))
-				}
-			}
-			if err := p.dec.Skip(); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			// The reference tests for the literal "<w:numPr>" in the paragraph XML, which an
-			// empty <w:numPr/> does not contain.
-			if children > 0 {
-				para.HasNumPr = true
-			}
-			return nil
-		}
-	}
+		return p.Skip()
+	})
+	// The reference tests for the literal "<w:numPr>" in the paragraph XML, which an empty
+	// <w:numPr/> does not contain.
+	para.HasNumPr = para.HasNumPr || (err == nil && children > 0)
+	return err
 }
 
 func (p *parser) sectPr() (*sectProps, error) {
 	sp := &sectProps{startType: "nextPage", headers: map[string]string{}, footers: map[string]string{}}
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return nil, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "type":
-				if v, ok := opc.Attr(t, "val"); ok {
-					sp.startType = v
-				}
-			case "titlePg":
-				v, ok := opc.Attr(t, "val")
-				sp.titlePg = opc.OnOff(v, ok)
-			case "headerReference", "footerReference":
-				kind, _ := opc.Attr(t, "type")
-				if kind == "" {
-					kind = "default"
-				}
-				id, _ := opc.Attr(t, "id")
-				if t.Name.Local == "headerReference" {
-					sp.headers[kind] = id
-				} else {
-					sp.footers[kind] = id
-				}
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "type":
+			if v, ok := opc.Attr(t, "val"); ok {
+				sp.startType = v
 			}
-			if err := p.dec.Skip(); err != nil {
-				return nil, err
+		case "titlePg":
+			v, ok := opc.Attr(t, "val")
+			sp.titlePg = opc.OnOff(v, ok)
+		case "headerReference", "footerReference":
+			kind, _ := opc.Attr(t, "type")
+			if kind == "" {
+				kind = "default"
 			}
-		case xml.EndElement:
-			return sp, nil
+			id, _ := opc.Attr(t, "id")
+			if t.Name.Local == "headerReference" {
+				sp.headers[kind] = id
+			} else {
+				sp.footers[kind] = id
+			}
 		}
+		return p.Skip()
+	})
+	if err != nil {
+		return nil, err
 	}
+	return sp, nil
 }
 
 // run reads a w:r, translating its content to text the way python-docx's Run.text does.
 func (p *parser) run() (wordproc.Inline, error) {
 	in := wordproc.Inline{Kind: wordproc.KindRun}
 	var b strings.Builder
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return in, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "rPr":
-				if err := p.rPr(&in); err != nil {
-					return in, err
-				}
-				continue
-			case "t":
-				s, err := p.text()
-				if err != nil {
-					return in, err
-				}
-				b.WriteString(s)
-				continue
-			case "tab", "ptab":
-				b.WriteByte('\t')
-			case "br":
-				if v, ok := opc.Attr(t, "type"); !ok || v == "textWrapping" {
-					b.WriteByte('\n')
-				}
-			case "cr":
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "rPr":
+			return p.rPr(&in)
+		case "t":
+			s, err := p.text()
+			b.WriteString(s)
+			return err
+		case "tab", "ptab":
+			b.WriteByte('\t')
+		case "br":
+			if v, ok := opc.Attr(t, "type"); !ok || v == "textWrapping" {
 				b.WriteByte('\n')
-			case "noBreakHyphen":
-				b.WriteByte('-')
-			case "lastRenderedPageBreak":
-				in.PageBreakAt = append(in.PageBreakAt, b.Len())
-			case "drawing", "pict", "object", "AlternateContent":
-				if err := p.shapes(t); err != nil {
-					return in, err
-				}
-				continue
 			}
-			if err := p.dec.Skip(); err != nil {
-				return in, err
-			}
-		case xml.EndElement:
-			in.Text = b.String()
-			return in, nil
+		case "cr":
+			b.WriteByte('\n')
+		case "noBreakHyphen":
+			b.WriteByte('-')
+		case "lastRenderedPageBreak":
+			in.PageBreakAt = append(in.PageBreakAt, b.Len())
+		case "drawing", "pict", "object", "AlternateContent":
+			return p.shapes(t)
 		}
-	}
+		return p.Skip()
+	})
+	in.Text = b.String()
+	return in, err
 }
 
 // shapes reads the text boxes inside a drawing, VML picture or alternate content (shapes,
@@ -412,79 +281,56 @@ func (p *parser) shapes(se xml.StartElement) error {
 	defer func() { p.nest-- }()
 	alternate := se.Name.Local == "AlternateContent"
 	found := false
-	for {
-		tok, err := p.token()
-		if err != nil {
+	return p.Children(func(t xml.StartElement) error {
+		switch {
+		case t.Name.Local == "txbxContent":
+			if p.nest++; p.nest > opc.MaxDepth {
+				return opc.ErrTooDeep
+			}
+			blocks, err := p.blocks(p.depth + 1)
+			p.nest--
+			if err != nil {
+				return err
+			}
+			p.float = append(p.float, blocks...)
+			return nil
+		case alternate && found:
+			return p.Skip()
+		case t.Name.Local == "relIds" && p.diagram != nil:
+			// SmartArt: its text lives in the diagram's data part.
+			if rid, ok := opc.Attr(t, "dm"); ok {
+				p.float = append(p.float, p.diagram(rid)...)
+			}
+			return p.Skip()
+		}
+		n := len(p.float)
+		if err := p.shapes(t); err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch {
-			case t.Name.Local == "txbxContent":
-				if p.nest++; p.nest > opc.MaxDepth {
-					return opc.ErrTooDeep
-				}
-				blocks, err := p.blocks(p.depth + 1)
-				p.nest--
-				if err != nil {
-					return err
-				}
-				p.float = append(p.float, blocks...)
-			case alternate && found:
-				if err := p.dec.Skip(); err != nil {
-					return err
-				}
-			case t.Name.Local == "relIds" && p.diagram != nil:
-				// SmartArt: its text lives in the diagram's data part.
-				if rid, ok := opc.Attr(t, "dm"); ok {
-					p.float = append(p.float, p.diagram(rid)...)
-				}
-				if err := p.dec.Skip(); err != nil {
-					return err
-				}
-			default:
-				n := len(p.float)
-				if err := p.shapes(t); err != nil {
-					return err
-				}
-				found = alternate && len(p.float) > n
-			}
-		case xml.EndElement:
-			return nil
-		}
-	}
+		found = alternate && len(p.float) > n
+		return nil
+	})
 }
 
 func (p *parser) rPr(in *wordproc.Inline) error {
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
+	return p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "b":
+			v, ok := opc.Attr(t, "val")
+			in.Bold = opc.OnOff(v, ok)
+		case "i":
+			v, ok := opc.Attr(t, "val")
+			in.Italic = opc.OnOff(v, ok)
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "b":
-				v, ok := opc.Attr(t, "val")
-				in.Bold = opc.OnOff(v, ok)
-			case "i":
-				v, ok := opc.Attr(t, "val")
-				in.Italic = opc.OnOff(v, ok)
-			}
-			if err := p.dec.Skip(); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			return nil
-		}
-	}
+		return p.Skip()
+	})
 }
 
 // text returns the character data of the current element.
 func (p *parser) text() (string, error) {
 	var b strings.Builder
 	for {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return "", err
 		}
@@ -492,7 +338,7 @@ func (p *parser) text() (string, error) {
 		case xml.CharData:
 			b.Write(t)
 		case xml.StartElement:
-			if err := p.dec.Skip(); err != nil {
+			if err := p.Skip(); err != nil {
 				return "", err
 			}
 		case xml.EndElement:
@@ -515,34 +361,27 @@ func (p *parser) hyperlink(se xml.StartElement) (wordproc.Inline, error) {
 	}
 	var b strings.Builder
 	brk := false
-	for {
-		tok, err := p.token()
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "r" {
+			return p.Skip()
+		}
+		r, err := p.run()
 		if err != nil {
-			return in, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "r" {
-				r, err := p.run()
-				if err != nil {
-					return in, err
-				}
-				b.WriteString(r.Text)
-				brk = brk || len(r.PageBreakAt) > 0
-				continue
-			}
-			if err := p.dec.Skip(); err != nil {
-				return in, err
-			}
-		case xml.EndElement:
-			in.Text = b.String()
-			if brk {
-				// python-docx keeps a hyperlink whole: a page break inside it falls after it.
-				in.PageBreakAt = []int{len(in.Text)}
-			}
-			return in, nil
-		}
+		b.WriteString(r.Text)
+		brk = brk || len(r.PageBreakAt) > 0
+		return nil
+	})
+	if err != nil {
+		return in, err
 	}
+	in.Text = b.String()
+	if brk {
+		// python-docx keeps a hyperlink whole: a page break inside it falls after it.
+		in.PageBreakAt = []int{len(in.Text)}
+	}
+	return in, nil
 }
 
 func (p *parser) table(depth int) (*wordproc.Table, error) {
@@ -550,150 +389,98 @@ func (p *parser) table(depth int) (*wordproc.Table, error) {
 		return nil, opc.ErrTooDeep
 	}
 	tbl := &wordproc.Table{}
-	for {
-		tok, err := p.token()
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "tr" {
+			return p.Skip()
+		}
+		row, err := p.row(depth)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "tr" {
-				row, err := p.row(depth)
-				if err != nil {
-					return nil, err
-				}
-				tbl.Rows = append(tbl.Rows, row)
-				continue
-			}
-			if err := p.dec.Skip(); err != nil {
-				return nil, err
-			}
-		case xml.EndElement:
-			return tbl, nil
-		}
+		tbl.Rows = append(tbl.Rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return tbl, nil
 }
 
 func (p *parser) row(depth int) (wordproc.Row, error) {
 	var row wordproc.Row
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return row, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "trPr":
-				if err := p.trPr(&row); err != nil {
-					return row, err
-				}
-			case "tc":
-				c, err := p.cell(depth)
-				if err != nil {
-					return row, err
-				}
-				row.Cells = append(row.Cells, c)
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return row, err
-				}
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "trPr":
+			return p.trPr(&row)
+		case "tc":
+			c, err := p.cell(depth)
+			if err != nil {
+				return err
 			}
-		case xml.EndElement:
-			return row, nil
+			row.Cells = append(row.Cells, c)
+			return nil
 		}
-	}
+		return p.Skip()
+	})
+	return row, err
 }
 
 func (p *parser) trPr(row *wordproc.Row) error {
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
+	return p.Children(func(t xml.StartElement) error {
+		if t.Name.Local == "gridBefore" {
+			v, _ := opc.Attr(t, "val")
+			row.GridBefore, _ = strconv.Atoi(v)
+			row.GridBefore = min(max(row.GridBefore, 0), 1000)
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "gridBefore" {
-				v, _ := opc.Attr(t, "val")
-				row.GridBefore, _ = strconv.Atoi(v)
-				row.GridBefore = min(max(row.GridBefore, 0), 1000)
-			}
-			if err := p.dec.Skip(); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			return nil
-		}
-	}
+		return p.Skip()
+	})
 }
 
 func (p *parser) cell(depth int) (wordproc.Cell, error) {
 	c := wordproc.Cell{GridSpan: 1}
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return c, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "tcPr":
-				if err := p.tcPr(&c); err != nil {
-					return c, err
-				}
-			case "p":
-				para, float, err := p.paragraph(depth)
-				if err != nil {
-					return c, err
-				}
-				c.Blocks = append(c.Blocks, wordproc.Block{P: para})
-				c.Blocks = append(c.Blocks, float...)
-			case "tbl":
-				tbl, err := p.table(depth + 1)
-				if err != nil {
-					return c, err
-				}
-				c.Blocks = append(c.Blocks, wordproc.Block{T: tbl})
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return c, err
-				}
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "tcPr":
+			return p.tcPr(&c)
+		case "p":
+			para, float, err := p.paragraph(depth)
+			if err != nil {
+				return err
 			}
-		case xml.EndElement:
-			return c, nil
+			c.Blocks = append(c.Blocks, wordproc.Block{P: para})
+			c.Blocks = append(c.Blocks, float...)
+			return nil
+		case "tbl":
+			tbl, err := p.table(depth + 1)
+			if err != nil {
+				return err
+			}
+			c.Blocks = append(c.Blocks, wordproc.Block{T: tbl})
+			return nil
 		}
-	}
+		return p.Skip()
+	})
+	return c, err
 }
 
 func (p *parser) tcPr(c *wordproc.Cell) error {
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "gridSpan":
-				v, _ := opc.Attr(t, "val")
-				if n, err := strconv.Atoi(v); err == nil && n > 1 {
-					// A span wider than any real table is hostile; keep the matrix bounded.
-					c.GridSpan = min(n, 1000)
-				}
-			case "vMerge":
-				v, ok := opc.Attr(t, "val")
-				if !ok || v == "" {
-					v = "continue"
-				}
-				c.VMerge = v
+	return p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "gridSpan":
+			v, _ := opc.Attr(t, "val")
+			if n, err := strconv.Atoi(v); err == nil && n > 1 {
+				// A span wider than any real table is hostile; keep the matrix bounded.
+				c.GridSpan = min(n, 1000)
 			}
-			if err := p.dec.Skip(); err != nil {
-				return err
+		case "vMerge":
+			v, ok := opc.Attr(t, "val")
+			if !ok || v == "" {
+				v = "continue"
 			}
-		case xml.EndElement:
-			return nil
+			c.VMerge = v
 		}
-	}
+		return p.Skip()
+	})
 }
 
 // body is what parseBody reads from the main document part.
@@ -712,7 +499,7 @@ func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagra
 	p := newParser(ctx, r, rels)
 	p.diagram = diagram
 	p.body = true
-	if _, err := p.findRoot("body"); err != nil {
+	if _, err := p.Root("body"); err != nil {
 		if errors.Is(err, io.EOF) {
 			return body{}, fmt.Errorf("no w:body")
 		}
@@ -725,7 +512,7 @@ func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagra
 // parseHeaderFooter parses a header or footer part (w:hdr / w:ftr).
 func parseHeaderFooter(ctx context.Context, r io.Reader) (*wordproc.HeaderFooter, error) {
 	p := newParser(ctx, r, nil)
-	if _, err := p.findRoot("hdr", "ftr"); err != nil {
+	if _, err := p.Root("hdr", "ftr"); err != nil {
 		if errors.Is(err, io.EOF) {
 			return &wordproc.HeaderFooter{}, nil
 		}

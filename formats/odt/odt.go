@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
+	"github.com/quarrydocs/quarry/formats/internal/xmlwalk"
 )
 
 // MIME is the canonical ODT content type.
@@ -84,7 +85,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, e
 	if err := st.read(strings.NewReader(string(data))); err != nil {
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
 	}
-	b := &builder{ctx: ctx, dec: xml.NewDecoder(strings.NewReader(string(data))), styles: st}
+	b := &builder{Decoder: xmlwalk.NewDecoder(ctx, strings.NewReader(string(data))), styles: st}
 	body, err := b.document()
 	if err != nil {
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
@@ -169,39 +170,23 @@ func (s styles) emphasis(name string) (bold, italic bool) {
 }
 
 type builder struct {
-	ctx    context.Context
-	dec    *xml.Decoder
+	*xmlwalk.Decoder
 	styles styles
-	n      int
 	// float collects the blocks of frames met in the paragraph being read (image captions in
 	// draw:text-box, text in shapes); they follow that paragraph.
 	float []wordproc.Block
 }
 
-func (b *builder) token() (xml.Token, error) {
-	b.n++
-	if b.n&4095 == 0 {
-		if err := b.ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	tok, err := b.dec.Token()
-	if err == io.EOF {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return tok, err
-}
-
 func (b *builder) document() ([]wordproc.Block, error) {
 	for {
-		tok, err := b.dec.Token()
+		se, err := b.Root("text")
 		if err == io.EOF {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "text" && se.Name.Space == nsOffice {
+		if se.Name.Space == nsOffice {
 			return b.blocks(0, -1)
 		}
 	}
@@ -221,69 +206,40 @@ func (b *builder) blocks(depth, listLevel int) ([]wordproc.Block, error) {
 		return nil, opc.ErrTooDeep
 	}
 	var out []wordproc.Block
-	for {
-		tok, err := b.token()
+	err := b.Children(func(t xml.StartElement) error {
+		var add []wordproc.Block
+		var err error
+		switch {
+		case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h"):
+			add, err = b.paragraphBlocks(t)
+		case t.Name.Space == nsText && t.Name.Local == "list":
+			add, err = b.list(depth+1, listLevel+1)
+		case t.Name.Space == nsText && (t.Name.Local == "section" || t.Name.Local == "list-header"):
+			add, err = b.blocks(depth+1, listLevel)
+		case t.Name.Space == nsTable && t.Name.Local == "table":
+			var tbl *wordproc.Table
+			tbl, err = b.table(depth + 1)
+			add = []wordproc.Block{{T: tbl}}
+		case t.Name.Space == nsDraw:
+			// A frame anchored to the page or paragraph rather than inside its text.
+			outer := b.float
+			b.float = nil
+			err = b.drawing(depth + 1)
+			add = b.float
+			b.float = outer
+		default:
+			return b.Skip()
+		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch {
-			case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h"):
-				p, float, err := b.paragraph()
-				if err != nil {
-					return nil, err
-				}
-				if t.Name.Local == "h" {
-					lvl := 1
-					if v, ok := opc.Attr(t, "outline-level"); ok {
-						if n, err := strconv.Atoi(v); err == nil && n >= 1 {
-							lvl = min(n, 9)
-						}
-					}
-					p.StyleID = "Heading" + strconv.Itoa(lvl)
-				} else {
-					p.StyleID = "BodyText"
-				}
-				out = append(out, wordproc.Block{P: p})
-				out = append(out, float...)
-			case t.Name.Space == nsText && t.Name.Local == "list":
-				items, err := b.list(depth+1, listLevel+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, items...)
-			case t.Name.Space == nsText && (t.Name.Local == "section" || t.Name.Local == "list-header"):
-				inner, err := b.blocks(depth+1, listLevel)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, inner...)
-			case t.Name.Space == nsTable && t.Name.Local == "table":
-				tbl, err := b.table(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, wordproc.Block{T: tbl})
-			case t.Name.Space == nsDraw:
-				// A frame anchored to the page or paragraph rather than inside its text.
-				outer := b.float
-				b.float = nil
-				err := b.drawing(depth + 1)
-				out = append(out, b.float...)
-				b.float = outer
-				if err != nil {
-					return nil, err
-				}
-			default:
-				if err := b.dec.Skip(); err != nil {
-					return nil, err
-				}
-			}
-		case xml.EndElement:
-			return out, nil
-		}
+		out = append(out, add...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // list reads text:list; the first paragraph of each item is a numbered paragraph at the
@@ -293,36 +249,27 @@ func (b *builder) list(depth, level int) ([]wordproc.Block, error) {
 		return nil, opc.ErrTooDeep
 	}
 	var out []wordproc.Block
-	for {
-		tok, err := b.token()
+	err := b.Children(func(t xml.StartElement) error {
+		if t.Name.Space != nsText || (t.Name.Local != "list-item" && t.Name.Local != "list-header") {
+			return b.Skip()
+		}
+		inner, err := b.blocks(depth+1, level)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Space == nsText && (t.Name.Local == "list-item" || t.Name.Local == "list-header") {
-				inner, err := b.blocks(depth+1, level)
-				if err != nil {
-					return nil, err
-				}
-				first := true
-				for _, bl := range inner {
-					if first && bl.P != nil && bl.P.StyleID != "" && !bl.P.HasNumPr && !strings.HasPrefix(bl.P.StyleID, "Heading") {
-						bl.P.HasNumPr, bl.P.HasILvl, bl.P.ILvl = true, true, min(level, 8)
-						bl.P.StyleID = "Compact"
-					}
-					first = false
-					out = append(out, bl)
-				}
-				continue
+		if len(inner) > 0 {
+			if p := inner[0].P; p != nil && p.StyleID != "" && !p.HasNumPr && !strings.HasPrefix(p.StyleID, "Heading") {
+				p.HasNumPr, p.HasILvl, p.ILvl = true, true, min(level, 8)
+				p.StyleID = "Compact"
 			}
-			if err := b.dec.Skip(); err != nil {
-				return nil, err
-			}
-		case xml.EndElement:
-			return out, nil
 		}
+		out = append(out, inner...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // inlineState accumulates a paragraph's runs.
@@ -371,48 +318,30 @@ func (b *builder) drawing(depth int) error {
 	if depth > opc.MaxDepth {
 		return opc.ErrTooDeep
 	}
-	for {
-		tok, err := b.token()
-		if err != nil {
-			return err
+	return b.Children(func(t xml.StartElement) error {
+		var blocks []wordproc.Block
+		var err error
+		switch {
+		case t.Name.Space == nsDraw && t.Name.Local == "text-box":
+			blocks, err = b.blocks(depth+1, -1)
+		case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h"):
+			// Text placed directly in a shape.
+			blocks, err = b.paragraphBlocks(t)
+		case t.Name.Space == nsText && t.Name.Local == "list":
+			blocks, err = b.list(depth+2, 0)
+		case t.Name.Space == nsDraw:
+			return b.drawing(depth + 1)
+		default:
+			return b.Skip()
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch {
-			case t.Name.Space == nsDraw && t.Name.Local == "text-box":
-				blocks, err := b.blocks(depth+1, -1)
-				if err != nil {
-					return err
-				}
-				b.float = append(b.float, blocks...)
-			case t.Name.Space == nsText && (t.Name.Local == "p" || t.Name.Local == "h" || t.Name.Local == "list"):
-				// Text placed directly in a shape: read it as the blocks of a container
-				// holding just this element.
-				blocks, err := b.blocksOf(t, depth+1)
-				if err != nil {
-					return err
-				}
-				b.float = append(b.float, blocks...)
-			case t.Name.Space == nsDraw:
-				if err := b.drawing(depth + 1); err != nil {
-					return err
-				}
-			default:
-				if err := b.dec.Skip(); err != nil {
-					return err
-				}
-			}
-		case xml.EndElement:
-			return nil
-		}
-	}
+		b.float = append(b.float, blocks...)
+		return err
+	})
 }
 
-// blocksOf reads one block element whose start tag se has just been consumed.
-func (b *builder) blocksOf(se xml.StartElement, depth int) ([]wordproc.Block, error) {
-	if se.Name.Local == "list" {
-		return b.list(depth+1, 0)
-	}
+// paragraphBlocks reads a text:p or text:h whose start tag se has just been consumed: the
+// paragraph, styled as pandoc's reader styles it, then the frames anchored in it.
+func (b *builder) paragraphBlocks(se xml.StartElement) ([]wordproc.Block, error) {
 	p, float, err := b.paragraph()
 	if err != nil {
 		return nil, err
@@ -437,7 +366,7 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 		return opc.ErrTooDeep
 	}
 	for {
-		tok, err := b.token()
+		tok, err := b.Token()
 		if err != nil {
 			return err
 		}
@@ -452,7 +381,7 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 				continue
 			}
 			if t.Name.Space != nsText {
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return err
 				}
 				continue
@@ -477,22 +406,22 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 					}
 				}
 				st.add(strings.Repeat(" ", n), bold, italic, url, link)
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return err
 				}
 			case "tab":
 				st.add(" ", bold, italic, url, link)
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return err
 				}
 			case "line-break":
 				st.add("\n", bold, italic, url, link)
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return err
 				}
 			case "note", "bookmark", "bookmark-start", "bookmark-end", "soft-page-break",
 				"reference-mark", "reference-mark-start", "reference-mark-end", "annotation", "annotation-end":
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return err
 				}
 			default:
@@ -554,7 +483,7 @@ func (b *builder) table(depth int) (*wordproc.Table, error) {
 	}
 	tbl := &wordproc.Table{}
 	for {
-		tok, err := b.token()
+		tok, err := b.Token()
 		if err != nil {
 			return nil, err
 		}
@@ -570,7 +499,7 @@ func (b *builder) table(depth int) (*wordproc.Table, error) {
 			case t.Name.Space == nsTable && (t.Name.Local == "table-header-rows" || t.Name.Local == "table-rows" || t.Name.Local == "table-row-group"):
 				// descend: rows inside are read by this loop
 			default:
-				if err := b.dec.Skip(); err != nil {
+				if err := b.Skip(); err != nil {
 					return nil, err
 				}
 			}
@@ -584,32 +513,22 @@ func (b *builder) table(depth int) (*wordproc.Table, error) {
 
 func (b *builder) row(depth int) (wordproc.Row, error) {
 	var row wordproc.Row
-	for {
-		tok, err := b.token()
+	err := b.Children(func(t xml.StartElement) error {
+		if t.Name.Space != nsTable || t.Name.Local != "table-cell" {
+			return b.Skip()
+		}
+		span := 1
+		if v, ok := opc.Attr(t, "number-columns-spanned"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 1 {
+				span = min(n, 1000)
+			}
+		}
+		blocks, err := b.blocks(depth, -1)
 		if err != nil {
-			return row, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Space == nsTable && t.Name.Local == "table-cell" {
-				span := 1
-				if v, ok := opc.Attr(t, "number-columns-spanned"); ok {
-					if n, err := strconv.Atoi(v); err == nil && n > 1 {
-						span = min(n, 1000)
-					}
-				}
-				blocks, err := b.blocks(depth, -1)
-				if err != nil {
-					return row, err
-				}
-				row.Cells = append(row.Cells, wordproc.Cell{GridSpan: span, Blocks: blocks})
-				continue
-			}
-			if err := b.dec.Skip(); err != nil {
-				return row, err
-			}
-		case xml.EndElement:
-			return row, nil
-		}
-	}
+		row.Cells = append(row.Cells, wordproc.Cell{GridSpan: span, Blocks: blocks})
+		return nil
+	})
+	return row, err
 }

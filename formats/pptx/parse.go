@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quarrydocs/quarry/formats/internal/opc"
+	"github.com/quarrydocs/quarry/formats/internal/xmlwalk"
 )
 
 type shapeKind uint8
@@ -43,41 +44,17 @@ type Paragraph struct {
 }
 
 // slideParser reads shapes from a slide, layout, master or notes part.
-type slideParser struct {
-	ctx context.Context
-	dec *xml.Decoder
-	n   int
-}
-
-func (p *slideParser) token() (xml.Token, error) {
-	p.n++
-	if p.n&4095 == 0 {
-		if err := p.ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	tok, err := p.dec.Token()
-	if err == io.EOF {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return tok, err
-}
+type slideParser struct{ *xmlwalk.Decoder }
 
 // parseShapes returns the top-level shapes of the part's p:spTree.
 func parseShapes(ctx context.Context, r io.Reader) ([]*Shape, error) {
-	p := &slideParser{ctx: ctx, dec: xml.NewDecoder(r)}
-	for {
-		tok, err := p.dec.Token()
-		if err == io.EOF {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "spTree" {
-			return p.shapes(0)
-		}
+	p := &slideParser{xmlwalk.NewDecoder(ctx, r)}
+	if _, err := p.Root("spTree"); err == io.EOF {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
 	}
+	return p.shapes(0)
 }
 
 // shapes reads the shape children of a shape tree or group until its end tag.
@@ -86,47 +63,33 @@ func (p *slideParser) shapes(depth int) ([]*Shape, error) {
 		return nil, opc.ErrTooDeep
 	}
 	var out []*Shape
-	for {
-		tok, err := p.token()
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local == "AlternateContent" {
+			alt, err := p.alternate(depth + 1)
+			out = append(out, alt...)
+			return err
+		}
+		kind, ok := shapeKinds[t.Name.Local]
+		if !ok {
+			return p.Skip()
+		}
+		s, err := p.shape(kind, depth)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			var kind shapeKind
-			switch t.Name.Local {
-			case "sp":
-				kind = kindSp
-			case "grpSp":
-				kind = kindGroup
-			case "graphicFrame":
-				kind = kindFrame
-			case "pic":
-				kind = kindPic
-			case "cxnSp", "contentPart":
-				kind = kindOther
-			case "AlternateContent":
-				alt, err := p.alternate(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, alt...)
-				continue
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			s, err := p.shape(kind, depth)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-		case xml.EndElement:
-			return out, nil
-		}
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
+}
+
+// shapeKinds are the elements of a shape tree or group that are shapes.
+var shapeKinds = map[string]shapeKind{
+	"sp": kindSp, "grpSp": kindGroup, "graphicFrame": kindFrame, "pic": kindPic,
+	"cxnSp": kindOther, "contentPart": kindOther,
 }
 
 // alternate reads mc:AlternateContent in a shape tree: the shapes of the first branch (a
@@ -134,30 +97,23 @@ func (p *slideParser) shapes(depth int) ([]*Shape, error) {
 // of different abilities, so only one is kept; python-pptx reads neither and loses the shape.
 func (p *slideParser) alternate(depth int) ([]*Shape, error) {
 	var out []*Shape
-	for {
-		tok, err := p.token()
+	err := p.Children(func(t xml.StartElement) error {
+		if hasText(out) || (t.Name.Local != "Choice" && t.Name.Local != "Fallback") {
+			return p.Skip()
+		}
+		shapes, err := p.shapes(depth + 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if hasText(out) || (t.Name.Local != "Choice" && t.Name.Local != "Fallback") {
-				if err := p.dec.Skip(); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			shapes, err := p.shapes(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			if len(out) == 0 || hasText(shapes) {
-				out = shapes
-			}
-		case xml.EndElement:
-			return out, nil
+		if len(out) == 0 || hasText(shapes) {
+			out = shapes
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // shape reads one shape element; the walk goes down through its descendants looking for the
@@ -169,47 +125,35 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 	s := &Shape{kind: kind}
 	if kind == kindGroup {
 		// A group: its own properties, then child shapes.
-		for {
-			tok, err := p.token()
+		err := p.Children(func(t xml.StartElement) error {
+			switch t.Name.Local {
+			case "nvGrpSpPr":
+				return p.nonVisual(s)
+			case "grpSpPr":
+				return p.findOff(s)
+			case "AlternateContent":
+				alt, err := p.alternate(depth + 1)
+				s.children = append(s.children, alt...)
+				return err
+			}
+			ck, ok := shapeKinds[t.Name.Local]
+			if !ok {
+				return p.Skip()
+			}
+			c, err := p.shape(ck, depth+1)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			switch t := tok.(type) {
-			case xml.StartElement:
-				switch t.Name.Local {
-				case "nvGrpSpPr":
-					if err := p.nonVisual(s); err != nil {
-						return nil, err
-					}
-				case "grpSpPr":
-					if err := p.findOff(s); err != nil {
-						return nil, err
-					}
-				case "sp", "grpSp", "graphicFrame", "pic", "cxnSp", "contentPart":
-					ck := map[string]shapeKind{"sp": kindSp, "grpSp": kindGroup, "graphicFrame": kindFrame, "pic": kindPic}[t.Name.Local]
-					c, err := p.shape(ck, depth+1)
-					if err != nil {
-						return nil, err
-					}
-					s.children = append(s.children, c)
-				case "AlternateContent":
-					alt, err := p.alternate(depth + 1)
-					if err != nil {
-						return nil, err
-					}
-					s.children = append(s.children, alt...)
-				default:
-					if err := p.dec.Skip(); err != nil {
-						return nil, err
-					}
-				}
-			case xml.EndElement:
-				return s, nil
-			}
+			s.children = append(s.children, c)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return s, nil
 	}
 	for {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return nil, err
 		}
@@ -241,11 +185,11 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 			case "relIds":
 				// SmartArt: the text is in the diagram's data part, read by the slide.
 				s.diagram, _ = opc.Attr(t, "dm")
-				if err := p.dec.Skip(); err != nil {
+				if err := p.Skip(); err != nil {
 					return nil, err
 				}
 			default:
-				if err := p.dec.Skip(); err != nil {
+				if err := p.Skip(); err != nil {
 					return nil, err
 				}
 			}
@@ -263,7 +207,7 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 func (p *slideParser) nonVisual(s *Shape) error {
 	depth := 1
 	for depth > 0 {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return err
 		}
@@ -292,7 +236,7 @@ func (p *slideParser) findOff(s *Shape) error {
 	depth := 1
 	inXfrm := 0
 	for depth > 0 {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return err
 		}
@@ -326,91 +270,55 @@ func (p *slideParser) findOff(s *Shape) error {
 // textBody reads the paragraphs of a text body.
 func (p *slideParser) textBody() ([]Paragraph, error) {
 	var out []Paragraph
-	for {
-		tok, err := p.token()
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "p" {
+			return p.Skip()
+		}
+		para, err := p.paragraph()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "p" {
-				para, err := p.paragraph()
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, para)
-				continue
-			}
-			if err := p.dec.Skip(); err != nil {
-				return nil, err
-			}
-		case xml.EndElement:
-			return out, nil
-		}
+		out = append(out, para)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // paragraph reads an a:p; its text is python-pptx's: runs and fields, line breaks as "\v".
 func (p *slideParser) paragraph() (Paragraph, error) {
 	var para Paragraph
 	var b strings.Builder
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return para, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "pPr":
-				if v, ok := opc.Attr(t, "lvl"); ok {
-					para.Level, _ = strconv.Atoi(v)
-					para.Level = min(max(para.Level, 0), 8)
-				}
-				if err := p.pPr(&para); err != nil {
-					return para, err
-				}
-			case "r", "fld":
-				s, err := p.runText()
-				if err != nil {
-					return para, err
-				}
-				b.WriteString(s)
-			case "br":
-				b.WriteByte('\v')
-				if err := p.dec.Skip(); err != nil {
-					return para, err
-				}
-			default:
-				if err := p.dec.Skip(); err != nil {
-					return para, err
-				}
+	err := p.Children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "pPr":
+			if v, ok := opc.Attr(t, "lvl"); ok {
+				para.Level, _ = strconv.Atoi(v)
+				para.Level = min(max(para.Level, 0), 8)
 			}
-		case xml.EndElement:
-			para.Text = b.String()
-			return para, nil
+			return p.pPr(&para)
+		case "r", "fld":
+			s, err := p.runText()
+			b.WriteString(s)
+			return err
+		case "br":
+			b.WriteByte('\v')
 		}
-	}
+		return p.Skip()
+	})
+	para.Text = b.String()
+	return para, err
 }
 
 func (p *slideParser) pPr(para *Paragraph) error {
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return err
+	return p.Children(func(t xml.StartElement) error {
+		if t.Name.Local == "buChar" {
+			para.Bullet = true
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "buChar" {
-				para.Bullet = true
-			}
-			if err := p.dec.Skip(); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			return nil
-		}
-	}
+		return p.Skip()
+	})
 }
 
 // runText returns the a:t text of a run or field.
@@ -419,7 +327,7 @@ func (p *slideParser) runText() (string, error) {
 	depth := 1
 	inT := false
 	for depth > 0 {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return "", err
 		}
@@ -443,7 +351,7 @@ func (p *slideParser) runText() (string, error) {
 func (p *slideParser) table() ([][]string, error) {
 	var rows [][]string
 	for {
-		tok, err := p.token()
+		tok, err := p.Token()
 		if err != nil {
 			return nil, err
 		}
@@ -461,7 +369,7 @@ func (p *slideParser) table() ([][]string, error) {
 					rows[len(rows)-1] = append(rows[len(rows)-1], text)
 				}
 			default:
-				if err := p.dec.Skip(); err != nil {
+				if err := p.Skip(); err != nil {
 					return nil, err
 				}
 			}
@@ -475,30 +383,20 @@ func (p *slideParser) table() ([][]string, error) {
 
 func (p *slideParser) cell() (string, error) {
 	var lines []string
-	for {
-		tok, err := p.token()
-		if err != nil {
-			return "", err
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "txBody" {
+			return p.Skip()
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "txBody" {
-				paras, err := p.textBody()
-				if err != nil {
-					return "", err
-				}
-				for _, para := range paras {
-					lines = append(lines, para.Text)
-				}
-				continue
-			}
-			if err := p.dec.Skip(); err != nil {
-				return "", err
-			}
-		case xml.EndElement:
-			return strings.Join(lines, "\n"), nil
+		paras, err := p.textBody()
+		for _, para := range paras {
+			lines = append(lines, para.Text)
 		}
+		return err
+	})
+	if err != nil {
+		return "", err
 	}
+	return strings.Join(lines, "\n"), nil
 }
 
 // hasText reports whether any of the shapes (or their group members) holds text or a table.
