@@ -249,6 +249,29 @@ func TestSymbolFontBuiltInEncoding(t *testing.T) {
 	}
 }
 
+// The standard ZapfDingbats font reads through its built-in encoding and the ITC Zapf
+// Dingbats glyph list: check marks, crosses, circles, squares and arrow bullets are characters,
+// not "(cid:N)" (code 0x34 ✔, 0x38 ✘, 0x6C ●, 0x6E ■, 0xE2 ➢, 0x2B ☞, 0xAC ①). An embedded
+// subset with /Differences naming a-glyphs and a cut under another name read the same way.
+func TestZapfDingbatsGlyphs(t *testing.T) {
+	want := "✔✘●■➢☞①"
+	show := "BT /F1 12 Tf 72 700 Td (48ln\342+\254) Tj ET"
+	for name, font := range map[string]string{
+		"standard":    "<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>",
+		"differences": "<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+ZapfDingbatsITC /Encoding << /Differences [43 /a12 52 /a20 56 /a24 108 /a71 110 /a73 172 /a120 226 /a173] >> >>",
+		"urw":         "<< /Type /Font /Subtype /Type1 /BaseFont /D050000L >>",
+	} {
+		p := readPage(t, onePage("<< /Font << /F1 5 0 R >> >>", show, font))
+		var got string
+		for _, g := range p.Glyphs {
+			got += g.Text
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+	}
+}
+
 // Signature fields, push buttons and rubber stamps show words only through their appearance
 // streams (forms inside it included); check boxes and a stamp's note (its Contents) are not
 // page text.

@@ -1,5 +1,7 @@
 package pdf
 
+//go:generate go run gen_dingbats.go
+
 import (
 	"fmt"
 	"strings"
@@ -46,6 +48,9 @@ type font struct {
 	hscale     float64 // glyph units → text space (0.001, or FontMatrix for Type3)
 	vscale     float64
 	core14     string
+	// dingbats: the glyph names are the ZapfDingbats font's (a1 … a191), read through the
+	// ITC Zapf Dingbats glyph list rather than the Adobe Glyph List.
+	dingbats bool
 	// simple caches text and width per code of a simple font, where both depend on the
 	// one-byte code alone; it is filled as codes are first shown.
 	simple *[256]simpleGlyph
@@ -138,6 +143,7 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		base = base[i+1:]
 	}
 	f.core14 = core14Names[base]
+	f.dingbats = f.core14 == "ZapfDingbats" || isDingbatsFont(base)
 	desc := d.dict(fd["FontDescriptor"])
 	if desc != nil {
 		f.descent, _ = d.number(desc["Descent"])
@@ -184,7 +190,12 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		for c, n := range symbolEncoding {
 			f.encoding[c] = n
 		}
-	case f.core14 == "ZapfDingbats":
+	case f.dingbats:
+		// The font's built-in encoding, unless an embedded program or /Encoding says
+		// otherwise below. Without it, codes read as StandardEncoding letters ("l" for ●).
+		for c, n := range zapfDingbatsEncoding {
+			f.encoding[c] = n
+		}
 	default:
 		f.encoding = standardEncoding
 		if f.subtype == "TrueType" {
@@ -227,7 +238,7 @@ func (d *Document) buildFont(fd types.Dict) *font {
 				case types.Name:
 					// Like pdfminer, a name without a Unicode mapping leaves the base
 					// encoding's entry in place.
-					if _, ok := glyphToUnicode(string(v)); ok && code >= 0 && code < 256 {
+					if _, ok := f.glyphText(string(v)); ok && code >= 0 && code < 256 {
 						f.encoding[code] = string(v)
 					}
 					code++
@@ -236,6 +247,24 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		}
 	}
 	return f
+}
+
+// isDingbatsFont reports whether a font's base name (subset prefix removed) is a version of
+// ZapfDingbats that is not spelled as the standard 14 name: ITC's and URW's (D050000L) cuts.
+func isDingbatsFont(base string) bool {
+	return strings.Contains(strings.ToLower(base), "dingbats") || strings.HasPrefix(base, "D050000L")
+}
+
+// glyphText is the Unicode text of a glyph name in this font: a dingbats font's a-names
+// through the ITC Zapf Dingbats list, everything else through the Adobe Glyph List.
+func (f *font) glyphText(name string) (string, bool) {
+	if f.dingbats {
+		base, _, _ := strings.Cut(name, ".")
+		if s, ok := zapfDingbatsGlyphs[base]; ok {
+			return s, true
+		}
+	}
+	return glyphToUnicode(name)
 }
 
 func namedEncoding(n string) ([256]string, bool) {
@@ -426,7 +455,7 @@ func (f *font) text(dc decodedCode) string {
 	}
 	if dc.code < 256 {
 		if name := f.encoding[dc.code]; name != "" {
-			if s, ok := glyphToUnicode(name); ok {
+			if s, ok := f.glyphText(name); ok {
 				return s
 			}
 		}
