@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/formats/paged"
 	"github.com/quarrydocs/quarry/plugins/host"
 	"github.com/quarrydocs/quarry/plugins/sdk"
 	"github.com/quarrydocs/quarry/plugins/sdk/engineplugin"
@@ -35,13 +37,24 @@ const defaultPluginMemory = 4 << 30
 const defaultFormatMemory = 768 << 20
 
 // envFormatMemory overrides defaultFormatMemory (MiB).
-const envFormatMemory = "QUARRY_FORMAT_MEMORY_LIMIT_MB"
+const envFormatMemory = host.EnvFormatMemory
 
-func formatMemory() uint64 {
-	if n, err := strconv.ParseUint(os.Getenv(envFormatMemory), 10, 64); err == nil && n > 0 {
+func formatMemory() uint64 { return envMemory(envFormatMemory, defaultFormatMemory) }
+
+// defaultLayoutMemory is the memory limit of a process running hi_res's layout pass (the PDF
+// parse, layout and tables of born-digital pages) unless QUARRY_LAYOUT_MEMORY_LIMIT_MB says
+// otherwise: the budget one PDF gets (the 400-page bench file peaks near 80 MB; a page of
+// three million glyphs needs over 1 GB).
+const defaultLayoutMemory = 1 << 30
+
+// envLayoutMemory overrides defaultLayoutMemory (MiB).
+const envLayoutMemory = "QUARRY_LAYOUT_MEMORY_LIMIT_MB"
+
+func envMemory(name string, def uint64) uint64 {
+	if n, err := strconv.ParseUint(os.Getenv(name), 10, 64); err == nil && n > 0 {
 		return n << 20
 	}
-	return defaultFormatMemory
+	return def
 }
 
 // startPlugins sets up the plugin host once, for the commands that partition: the plugins found
@@ -104,8 +117,18 @@ func setupPlugins(dirs []string, isolate bool) (*host.Host, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	errs = append(errs, h.Load(ctx))
+	// hi_res's layout pass parses the PDF: with isolate it runs in a plugin process under a
+	// per-document budget, as the formats do.
+	var layout contract.Partitioner
+	if exe, err := os.Executable(); err == nil && isolate {
+		l, err := h.WrapInternal(auto.LayoutName, exe, []string{"plugin", "serve"}, envMemory(envLayoutMemory, defaultLayoutMemory), envLayoutMemory, engine.FromContract(auto.LayoutPass{}))
+		errs = append(errs, err)
+		if err == nil {
+			layout = engine.Contract(l)
+		}
+	}
 	// auto on a PDF mixing text and scanned pages: fast for the first, OCR for the others.
-	auto.Install()
+	auto.InstallWith(layout)
 	return h, errors.Join(errs...)
 }
 
@@ -168,6 +191,10 @@ func pluginServe(args []string) error {
 	}
 	if args[0] == host.FormatsStrategy {
 		sdk.ServePlugin(sdk.Plugin{Name: host.FormatsStrategy, Strategies: []sdk.Strategy{engineplugin.Strategy(host.FormatsStrategy, engine.Formats(), host.PartitionFormat)}})
+		return nil
+	}
+	if args[0] == auto.LayoutName {
+		sdk.ServePlugin(sdk.Plugin{Name: auto.LayoutName, Strategies: []sdk.Strategy{{Name: auto.LayoutName, MIMETypes: []string{paged.MIMEPDF}, Partition: auto.LayoutPass{}.Partition}}})
 		return nil
 	}
 	p, ok := engine.LookupStrategy(args[0])

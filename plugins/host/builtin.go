@@ -50,7 +50,7 @@ func (h *Host) WrapFormats(exe string, args []string, memoryLimit uint64) error 
 	if err != nil {
 		return fmt.Errorf("wrap built-in formats: %w", err)
 	}
-	p.formats = true
+	p.internal, p.budgetEnv = true, EnvFormatMemory
 	remote := p.Partitioner(FormatsStrategy)
 	for _, m := range engine.Formats() {
 		local, _ := engine.LookupFormat(m)
@@ -60,6 +60,26 @@ func (h *Host) WrapFormats(exe string, args []string, memoryLimit uint64) error 
 		engine.ReplaceFormat(m, &Builtin{Local: local, Remote: remote})
 	}
 	return nil
+}
+
+// EnvFormatMemory sets the formats plugin's per-document memory budget (MiB).
+const EnvFormatMemory = "QUARRY_FORMAT_MEMORY_LIMIT_MB"
+
+// WrapInternal runs local, a partitioner the host's own strategies call rather than a strategy
+// users select (hi_res's layout pass), in a plugin process that re-executes exe with args
+// followed by name (quarry plugin serve <name>), under memoryLimit (0: the host's). The limit is
+// a per-document budget: a document that exhausts it gets a 422 naming budgetEnv, the child is
+// replaced, the host keeps serving. The returned partitioner still runs local in process when
+// a call asks for it (Options.InProcess).
+func (h *Host) WrapInternal(name, exe string, args []string, memoryLimit uint64, budgetEnv string, local engine.Partitioner) (engine.Partitioner, error) {
+	spec := Spec{Name: name, Path: exe, Args: append(append([]string(nil), args...), name),
+		Strategies: []string{name}, MemoryLimit: memoryLimit}
+	p, err := h.Add(spec)
+	if err != nil {
+		return nil, fmt.Errorf("wrap %s: %w", name, err)
+	}
+	p.internal, p.budgetEnv, p.local = true, budgetEnv, local
+	return &Builtin{Local: local, Remote: p.Partitioner(name)}, nil
 }
 
 // PartitionFormat is what the formats plugin serves: the in-process format registered for the

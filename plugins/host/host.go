@@ -200,9 +200,12 @@ type Plugin struct {
 	pool *pool
 	// local is the in-process strategy a built-in plugin re-executes.
 	local engine.Partitioner
-	// formats marks the plugin serving the built-in formats: its one strategy name is not a
-	// strategy users may ask for.
-	formats bool
+	// internal marks a plugin the host's own code calls (the built-in formats, hi_res's layout
+	// pass): its one strategy name is not a strategy users may ask for.
+	internal bool
+	// budgetEnv, when set, makes the plugin's memory limit a per-document budget: running out
+	// of it is the document's doing, answered with a 422 naming this variable, which raises it.
+	budgetEnv string
 
 	descMu sync.Mutex
 	// desc is the answer of a running process of this plugin, stored the one in the cache
@@ -335,7 +338,7 @@ func (h *Host) Register(ctx context.Context) error {
 	h.mu.Unlock()
 	var errs []error
 	for _, p := range ps {
-		if p.formats {
+		if p.internal {
 			continue
 		}
 		names, err := p.Strategies(ctx)

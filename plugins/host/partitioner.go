@@ -78,12 +78,13 @@ func (r *Remote) Partition(ctx context.Context, doc *engine.Document, opts *engi
 	why := describeFailure(err, exited, pr)
 	if p.spec.MemoryLimit > 0 && (strings.Contains(why, "out of memory") || strings.Contains(why, "cannot allocate memory") || strings.Contains(why, "pthread_create failed") || nearLimit(pr, p.spec.MemoryLimit)) {
 		why = fmt.Sprintf("ran out of memory (limit %d MiB): %s", p.spec.MemoryLimit>>20, why)
-		if p.formats {
-			// The per-document budget of the built-in formats: exceeding it is the
-			// document's doing (an inflating archive, a huge part), so the answer is a 4xx.
-			log.Warn("document over the formats memory budget", "limit_mib", p.spec.MemoryLimit>>20, "err", why)
+		if p.budgetEnv != "" {
+			// A per-document budget (the built-in formats, hi_res's layout pass): exceeding it
+			// is the document's doing (an inflating archive, a huge part, millions of glyphs),
+			// so the answer is a 4xx.
+			log.Warn("document over the memory budget", "plugin", p.spec.Name, "limit_mib", p.spec.MemoryLimit>>20, "err", why)
 			return &engine.Error{Kind: engine.KindUnprocessable,
-				Msg: fmt.Sprintf("The document needs more memory than this server allows per document (%d MiB); split it or ask the operator to raise QUARRY_FORMAT_MEMORY_LIMIT_MB", p.spec.MemoryLimit>>20),
+				Msg: fmt.Sprintf("The document needs more memory than this server allows per document (%d MiB); split it or ask the operator to raise %s", p.spec.MemoryLimit>>20, p.budgetEnv),
 				Err: err}
 		}
 	}

@@ -23,7 +23,12 @@ import (
 // layer), registered even without the OCR plugin; fast and ocr_only, when both exist, route
 // auto page by page. Call it after every strategy (and plugin) is registered; calling it again
 // does nothing.
-func Install() {
+func Install() { InstallWith(nil) }
+
+// InstallWith is Install with hi_res's layout pass (LayoutPass) run by layout: the service
+// passes a plugin process under a per-document memory budget (plugins/host.WrapInternal), so
+// that parsing and laying out a hostile PDF cannot exhaust the server; nil runs it in process.
+func InstallWith(layout contract.Partitioner) {
 	fs, okf := contract.LookupStrategy(contract.StrategyFast)
 	if !okf || fs.Partitioner == nil {
 		return
@@ -33,9 +38,9 @@ func Install() {
 		return
 	}
 	if h, ok := contract.LookupStrategy(contract.StrategyHiRes); !ok || h.Partitioner == nil {
-		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{})
+		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{layout: layout})
 	} else if _, wrapped := h.Partitioner.(*HiRes); !wrapped {
-		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{ocr: h.Partitioner})
+		contract.ReplaceStrategy(contract.StrategyHiRes, &HiRes{ocr: h.Partitioner, layout: layout})
 	}
 	oc, oko := contract.LookupStrategy(contract.StrategyOCROnly)
 	if !oko || oc.Partitioner == nil {

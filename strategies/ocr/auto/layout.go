@@ -3,7 +3,10 @@ package auto
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,14 +22,20 @@ import (
 
 // HiRes is the hi_res strategy for PDFs (also what auto resolves to with the API defaults,
 // table inference on): every page whose text layer is usable is laid out from its own
-// geometry by package layout, in this process and without rendering; only the pages without
-// one (scans, glyphless or garbage text layers: layout.Usable) go to the wrapped OCR hi_res,
-// in one call listing them (ocr_pages). Images and other types go to the OCR strategy as
-// they are. The PDF is parsed once (fast.Open, shared with the precheck) and each page is
-// read and laid out once.
+// geometry by package layout, without rendering; only the pages without one (scans, glyphless
+// or garbage text layers: layout.Usable) go to the wrapped OCR hi_res, in one call listing
+// them (ocr_pages). Images and other types go to the OCR strategy as they are.
+//
+// The layout pass (LayoutPass: parse, layout, tables, crops) runs behind layout, which the
+// service points at a plugin process under a per-document memory budget (SetLayout), so that a
+// hostile PDF (millions of glyphs, huge content streams) exhausts a child, not the server; in
+// process otherwise (the library, a one-shot CLI run). Either way the pass reports the pages to
+// OCR, the pictures to read and its warnings as marker elements that HiRes consumes.
 type HiRes struct {
 	// ocr is the OCR hi_res strategy (a plugin), nil when not installed.
 	ocr contract.Partitioner
+	// layout runs LayoutPass (nil: in this process).
+	layout contract.Partitioner
 }
 
 var _ contract.Partitioner = (*HiRes)(nil)
@@ -34,6 +43,32 @@ var _ contract.Partitioner = (*HiRes)(nil)
 func (s *HiRes) ocrMissing(what string) error {
 	return contract.Errorf(contract.KindBadRequest, "%s needs OCR, and the hi_res OCR strategy is not available in this installation; "+
 		"install the OCR plugin (see plugins/README.md)", what)
+}
+
+// Marker elements: what LayoutPass tells HiRes besides the elements, in the element stream
+// (the one channel a plugin process has). They never reach a caller.
+const (
+	// markOCR: the page (page_number) has no usable text layer; text says why.
+	markOCR element.Type = "quarry.layout.ocr_page"
+	// markRegion: OCR the region of the picture (text "i;page:x0,y0,x1,y1", as ExtraRegions
+	// lists them) and give its text to the page's i-th element. Sent before the page's
+	// elements.
+	markRegion element.Type = "quarry.layout.ocr_region"
+	// markLog: a log record of the pass (text: JSON of logRecord).
+	markLog element.Type = "quarry.layout.log"
+)
+
+// keyReadPictures asks LayoutPass for markRegion markers (hi_res by name, with OCR installed).
+const keyReadPictures = "quarry_layout_read_pictures"
+
+// LayoutName is the name the layout pass is served under by a plugin process (quarry plugin
+// serve LayoutName); not a strategy users select.
+const LayoutName = "layout"
+
+type logRecord struct {
+	Level slog.Level        `json:"level"`
+	Msg   string            `json:"msg"`
+	Attrs map[string]string `json:"attrs,omitempty"`
 }
 
 // Partition implements contract.Partitioner.
@@ -44,11 +79,142 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 		}
 		return s.ocr.Partition(ctx, doc, opts, emit)
 	}
+	log := contract.Logger(ctx)
+	o := opts
+	// hi_res asked for by name reads the text inside large placed images too, as the
+	// reference's hi_res does (auto, the default, does not: that is what makes it fast).
+	if strings.EqualFold(opts.Get(contract.KeyStrategy), contract.StrategyHiRes) && s.ocr != nil {
+		o = opts.Clone()
+		o[keyReadPictures] = []string{"true"}
+	}
+	var scans []int
+	var regions []string
+	type regionRef struct{ page, elem int }
+	var regionRefs []regionRef
+	firstHeld := 0
+	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
+	held := map[int][]element.Element{}
+	pass := s.layout
+	if pass == nil {
+		pass = LayoutPass{}
+	}
+	err := pass.Partition(ctx, doc, o, func(e element.Element) error {
+		p := 0
+		if e.Metadata.PageNumber != nil {
+			p = *e.Metadata.PageNumber
+		}
+		switch e.Type {
+		case markOCR:
+			scans = append(scans, p)
+		case markRegion:
+			i, r, _ := strings.Cut(e.Text, ";")
+			n, err := strconv.Atoi(i)
+			if err != nil {
+				return fmt.Errorf("hi_res: layout pass sent region %q", e.Text)
+			}
+			regions = append(regions, r)
+			regionRefs = append(regionRefs, regionRef{p, n})
+		case markLog:
+			var r logRecord
+			if err := json.Unmarshal([]byte(e.Text), &r); err != nil {
+				return fmt.Errorf("hi_res: layout pass sent log %q: %w", e.Text, err)
+			}
+			args := make([]any, 0, 2*len(r.Attrs))
+			for _, k := range slices.Sorted(maps.Keys(r.Attrs)) {
+				args = append(args, k, r.Attrs[k])
+			}
+			log.Log(ctx, r.Level, r.Msg, args...)
+			return nil
+		default:
+			if firstHeld > 0 {
+				held[p] = append(held[p], e)
+				return nil
+			}
+			return emit(e)
+		}
+		if firstHeld == 0 {
+			firstHeld = p
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(scans) == 0 && len(regions) == 0 {
+		return nil
+	}
+	if s.ocr == nil {
+		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
+	}
+	if len(scans) > 0 {
+		contract.ReportStrategy(ctx, contract.StrategyHiRes, "no usable text layer (the other pages are laid out from the PDF's geometry)", scans)
+	}
+	o = opts.Clone()
+	o[ExtraPages] = []string{"0"} // none
+	if len(scans) > 0 {
+		o[ExtraPages] = []string{joinInts(scans, ",")}
+	}
+	if len(regions) > 0 {
+		o[ExtraRegions] = []string{strings.Join(regions, ";")}
+	}
+	next := 0 // the region whose result comes next
+	err = s.ocr.Partition(ctx, doc, o, func(e element.Element) error {
+		p := 0
+		if e.Metadata.PageNumber != nil {
+			p = *e.Metadata.PageNumber
+		}
+		if slices.Contains(scans, p) {
+			held[p] = append(held[p], e)
+			return nil
+		}
+		// A region's result: its text goes on the picture's element.
+		if next < len(regionRefs) && regionRefs[next].page == p && e.Type == element.Image {
+			ref := regionRefs[next]
+			next++
+			if t := strings.TrimSpace(e.Text); t != "" && ref.elem < len(held[p]) {
+				held[p][ref.elem].Text = t
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	n := 0
+	for p := range held {
+		n = max(n, p)
+	}
+	for _, p := range scans {
+		n = max(n, p)
+	}
+	for i := firstHeld; i <= n; i++ {
+		for _, e := range held[i] {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// LayoutPass is the born-digital half of HiRes, the part that parses the PDF: every page is
+// read and, when its text layer is usable, laid out (with crops for extract_image_block_types);
+// the others are named by markOCR markers, large pictures to read by markRegion markers
+// (when keyReadPictures is set), and log records travel as markLog markers. It runs in
+// whatever process HiRes's layout puts it in.
+type LayoutPass struct{}
+
+// Partition implements contract.Partitioner.
+func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	log := slog.New(&markerHandler{emit: emit})
+	ctx = contract.WithLogger(ctx, log)
 	d, err := fast.Open(ctx, doc)
 	if err != nil {
 		return err
 	}
-	log := contract.Logger(ctx)
+	mark := func(typ element.Type, page int, text string) error {
+		return emit(element.Element{Type: typ, Text: text, Metadata: element.Metadata{PageNumber: element.Int(page)}})
+	}
 	ft, _ := contract.LookupFormat(doc.MIMEType)
 	lo := layout.Options{
 		TableHTML:    opts.Bool(contract.KeyPDFInferTableStructure, true) && !slices.Contains(opts.Values(contract.KeySkipInferTableTypes), ft.Name),
@@ -81,16 +247,7 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 	ld := layout.New(lo)
 	params := layout.Params(fast.Params(opts))
 	n := d.NumPages()
-	var scans []int
-	// hi_res asked for by name reads the text inside large placed images too, as the
-	// reference's hi_res does (auto, the default, does not: that is what makes it fast).
-	readPictures := strings.EqualFold(opts.Get(contract.KeyStrategy), contract.StrategyHiRes) && s.ocr != nil
-	var regions []string
-	type regionRef struct{ page, elem int }
-	var regionRefs []regionRef
-	firstHeld := 0
-	// Pages after the first one that needs OCR wait for the OCR result, to keep page order.
-	held := map[int][]element.Element{}
+	readPictures := opts.Bool(keyReadPictures, false)
 	// Pages read in part (a damaged stream kept as far as it decodes) are said once, at the end.
 	var damaged []int
 	var firstDamage error
@@ -110,9 +267,8 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 			}
 			// An unreadable content stream may still render: OCR has the last word.
 			log.Warn("hi_res: page text layer unreadable, OCR instead", "page", i, "error", err)
-			scans = append(scans, i)
-			if firstHeld == 0 {
-				firstHeld = i
+			if err := mark(markOCR, i, "text layer unreadable"); err != nil {
+				return err
 			}
 			continue
 		}
@@ -126,9 +282,8 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 			log.Debug("hi_res: no usable text layer, OCR instead", "page", i, "reason", why)
 			cancel()
 			d.Recycle(p)
-			scans = append(scans, i)
-			if firstHeld == 0 {
-				firstHeld = i
+			if err := mark(markOCR, i, why); err != nil {
+				return err
 			}
 			continue
 		}
@@ -150,21 +305,15 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 		}
 		for _, pic := range pics {
 			if readPictures && pictureHoldsText(pic, w, h) {
-				regions = append(regions, fmt.Sprintf("%d:%.1f,%.1f,%.1f,%.1f", i, pic.X0, pic.Y0, pic.X1, pic.Y1))
-				regionRefs = append(regionRefs, regionRef{i, pic.Element})
+				if err := mark(markRegion, i, fmt.Sprintf("%d;%d:%.1f,%.1f,%.1f,%.1f", pic.Element, i, pic.X0, pic.Y0, pic.X1, pic.Y1)); err != nil {
+					return err
+				}
 			}
 		}
 		if opts.Bool(contract.KeyIncludePageBreaks, false) {
 			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
 		}
 		contract.ReportProgress(ctx, i, n, "layout")
-		if firstHeld == 0 && len(regions) > 0 {
-			firstHeld = i
-		}
-		if firstHeld > 0 || len(scans) > 0 {
-			held[i] = els
-			continue
-		}
 		for _, e := range els {
 			if err := emit(e); err != nil {
 				return err
@@ -175,55 +324,40 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 		log.Warn("hi_res: PDF partly damaged, kept what could be read", "pages", n,
 			"read_in_part", joinInts(damaged, ","), "first_error", firstDamage)
 	}
-	if len(scans) == 0 && len(regions) == 0 {
-		return nil
+	return nil
+}
+
+// markerHandler is LayoutPass's logger: every record becomes a markLog marker, so what the
+// pass says reaches the request's log from a plugin process as it does in process.
+type markerHandler struct {
+	emit  contract.Emit
+	attrs []slog.Attr
+}
+
+func (h *markerHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *markerHandler) Handle(_ context.Context, r slog.Record) error {
+	rec := logRecord{Level: r.Level, Msg: r.Message, Attrs: map[string]string{}}
+	add := func(a slog.Attr) bool {
+		rec.Attrs[a.Key] = a.Value.Resolve().String()
+		return true
 	}
-	if s.ocr == nil {
-		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
+	for _, a := range h.attrs {
+		add(a)
 	}
-	if len(scans) > 0 {
-		contract.ReportStrategy(ctx, contract.StrategyHiRes, "no usable text layer (the other pages are laid out from the PDF's geometry)", scans)
-	}
-	o := opts.Clone()
-	o[ExtraPages] = []string{"0"} // none
-	if len(scans) > 0 {
-		o[ExtraPages] = []string{joinInts(scans, ",")}
-	}
-	if len(regions) > 0 {
-		o[ExtraRegions] = []string{strings.Join(regions, ";")}
-	}
-	next := 0 // the region whose result comes next
-	err = s.ocr.Partition(ctx, doc, o, func(e element.Element) error {
-		p := 0
-		if e.Metadata.PageNumber != nil {
-			p = *e.Metadata.PageNumber
-		}
-		if slices.Contains(scans, p) {
-			held[p] = append(held[p], e)
-			return nil
-		}
-		// A region's result: its text goes on the picture's element.
-		if next < len(regionRefs) && regionRefs[next].page == p && e.Type == element.Image {
-			ref := regionRefs[next]
-			next++
-			if t := strings.TrimSpace(e.Text); t != "" && ref.elem < len(held[p]) {
-				held[p][ref.elem].Text = t
-			}
-		}
-		return nil
-	})
+	r.Attrs(add)
+	b, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	for i := firstHeld; i <= n; i++ {
-		for _, e := range held[i] {
-			if err := emit(e); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return h.emit(element.Element{Type: markLog, Text: string(b)})
 }
+
+func (h *markerHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &markerHandler{emit: h.emit, attrs: append(slices.Clip(h.attrs), as...)}
+}
+
+func (h *markerHandler) WithGroup(string) slog.Handler { return h }
 
 // pageBudget bounds the reading and layout of one page: everything in them is bounded (operator
 // count, path items, cells), so a page over it is pathological and ends the request with an

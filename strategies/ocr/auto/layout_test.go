@@ -3,6 +3,7 @@ package auto
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/pdftest"
@@ -187,5 +189,71 @@ func TestDamagedStreamWarnedOnce(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "partly damaged"); n != 1 || len(ocr.calls) != 0 {
 		t.Errorf("%d damage warnings, OCR calls %q:\n%s", n, ocr.calls, logs.String())
+	}
+}
+
+// wired runs LayoutPass as a plugin process does for HiRes: every element it emits goes through
+// the wire's JSON encoding, so the markers must survive it.
+type wired struct{ t *testing.T }
+
+func (w wired) Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
+	return LayoutPass{}.Partition(ctx, doc, opts, func(e element.Element) error {
+		b, err := e.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		var back element.Element
+		if err := json.Unmarshal(b, &back); err != nil {
+			w.t.Fatalf("%s: %v", b, err)
+		}
+		return emit(back)
+	})
+}
+
+// HiRes with its layout pass out of process (over the wire's encoding) gives what it gives in
+// process: the OCR pages and picture regions the pass names reach the OCR call, the region's
+// text lands on its picture, the pass's warnings reach the request's log with their page, and
+// no marker reaches the caller.
+func TestLayoutPassOverTheWire(t *testing.T) {
+	f := pdftest.FirstExtra(2)
+	d := pdftest.Doc{
+		Pages: []pdftest.Page{{
+			Content:   pdftest.Text("F1", 11, 72, 720, "A sentence above a large picture of a sign.") + "q 300 0 0 200 72 400 cm /Im1 Do Q",
+			Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1),
+		}, {
+			Content:   "q 612 0 0 792 0 0 cm /Im1 Do Q",
+			Resources: fmt.Sprintf("<< /XObject << /Im1 %d 0 R >> >>", f+1),
+		}},
+		Extra: []string{pdftest.Helvetica, pdftest.Stream("/Type /XObject /Subtype /Image /Width 600 /Height 400 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /JPXDecode", "not JPEG 2000")},
+	}
+	fo := &fakeOCR{}
+	h := &HiRes{ocr: engine.Contract(fo), layout: wired{t}}
+	var logs bytes.Buffer
+	ctx := contract.WithLogger(context.Background(), slog.New(slog.NewTextHandler(&logs, nil)))
+	doc := contract.NewDocument("sign.pdf", d.Bytes())
+	doc.MIMEType = "application/pdf"
+	opts := contract.Options{contract.KeyStrategy: {"hi_res"}, contract.KeyExtractImageBlockTypes: {"Image"}}
+	var got []element.Element
+	if err := h.Partition(ctx, doc, opts, func(e element.Element) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, e := range got {
+		if strings.HasPrefix(string(e.Type), "quarry.") {
+			t.Errorf("marker reached the caller: %+v", e)
+		}
+		text = append(text, fmt.Sprintf("%d:%s:%s", *e.Metadata.PageNumber, e.Type, e.Text))
+	}
+	want := "1:NarrativeText:A sentence above a large picture of a sign.|1:Image:words in the picture|2:NarrativeText:ocr page 2"
+	if s := strings.Join(text, "|"); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+	if len(fo.calls) != 1 || fo.calls[0] != "2" || !strings.HasPrefix(fo.regions[0], "1:72.0,192.0,372.0,392.0") {
+		t.Errorf("OCR calls %q regions %q", fo.calls, fo.regions)
+	}
+	// The picture is not JPEG 2000 at all: the renderer draws nothing, so the crop of page 1
+	// is made (blank) or warned about; either way the log says so with its page.
+	if l := logs.String(); !strings.Contains(l, "page=1") || !strings.Contains(l, "level=WARN") {
+		t.Errorf("no warning with its page from the pass:\n%s", l)
 	}
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// glyphFlood is a one-page PDF whose content stream shows n ten-letter words in 1-pt type:
+// millions of glyphs from a few megabytes, what a hostile upload uses to make a PDF parser
+// hold gigabytes.
+func glyphFlood(n int) []byte {
+	var c bytes.Buffer
+	c.WriteString("BT /F1 1 Tf\n")
+	for i := 0; i < n; i++ {
+		if i%600 == 0 {
+			c.WriteString("-599 -1 Td (abcdefghij) Tj\n")
+		} else {
+			c.WriteString("1 0 Td (abcdefghij) Tj\n")
+		}
+	}
+	c.WriteString("ET\n")
+	return onePagePDF(c.String())
+}
+
+func onePagePDF(content string) []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
+	return b.Bytes()
+}
+
+// vmHWM is a process's own peak resident memory (not its children's), from /proc.
+func vmHWM(t *testing.T, pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
+}
+
+// With the API defaults a PDF goes through hi_res's layout pass, which parses every page. In the
+// service that pass runs in a plugin process under a per-document budget: a page of 1.5 million
+// glyphs (a 3.5 MB upload that needs over 600 MB to lay out) exhausts the child, not the server;
+// the answer is a 422 naming the budget's variable, the server's own memory stays small, and the
+// next PDF is laid out by a fresh child.
+func TestHostilePDFLayoutOutsideTheServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	s := startServerEnv(t, []string{envLayoutMemory + "=256"})
+	code, body := s.post(t, "flood.pdf", bytes.NewReader(glyphFlood(1_500_000)), "application/pdf")
+	if code != 422 || !strings.Contains(body, envLayoutMemory) {
+		t.Errorf("glyph flood: %d %s", code, body)
+	}
+	peak := vmHWM(t, s.cmd.Process.Pid)
+	t.Logf("server process peak RSS %d MiB", peak>>20)
+	if peak > 250<<20 {
+		t.Errorf("server process peaked at %d MiB: the layout ran in it", peak>>20)
+	}
+	small := onePagePDF("BT /F1 12 Tf 72 720 Td (A small born-digital page after the flood.) Tj ET\n")
+	if code, body := s.post(t, "small.pdf", bytes.NewReader(small), "application/pdf"); code != 200 || !strings.Contains(body, "after the flood") {
+		t.Errorf("next PDF: %d %s", code, body)
+	}
+}
