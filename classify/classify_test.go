@@ -20,6 +20,8 @@ func TestText(t *testing.T) {
 		{"This is a short paragraph about the platform.", "This is a short paragraph about the platform.", element.NarrativeText},
 		{"• Send in your taxes", "Send in your taxes", element.ListItem},
 		{"- dash item", "dash item", element.ListItem},
+		{"➢ Review the quarterly figures", "Review the quarterly figures", element.ListItem},
+		{"✔ Approved by the board of directors.", "✔ Approved by the board of directors.", element.NarrativeText},
 		{"1. Introduction to the topic", "1. Introduction to the topic", element.ListItem},
 		{"john.doe@example.com", "john.doe@example.com", element.EmailAddress},
 		{"2024", "2024", element.UncategorizedText},
@@ -35,7 +37,9 @@ func TestText(t *testing.T) {
 }
 
 func TestPredicates(t *testing.T) {
-	bullets := map[string]bool{"• x": true, "●x": true, "-- x": false, "x": false, "  * item": true, "·": true}
+	bullets := map[string]bool{"• x": true, "●x": true, "-- x": false, "x": false, "  * item": true, "·": true,
+		// Dingbat bullets start a list item when a space follows; marks that say something do not.
+		"■ Revenue grew": true, "➢ Next step": true, "❖\tOption": true, "■■■": false, "▶Play": false, "✓ Done": false, "✗ No": false}
 	for in, want := range bullets {
 		if got := IsBulleted(in); got != want {
 			t.Errorf("IsBulleted(%q) = %v", in, got)

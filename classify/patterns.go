@@ -17,11 +17,36 @@ func isBullet(r rune) bool {
 	return false
 }
 
+// isDingbatBullet reports whether r is a square, diamond, arrowhead or pointer that list
+// styles draw (Word's Wingdings and Symbol bullets, the ZapfDingbats font's ■ ❖ ➢ once PDF
+// text reads them) at the start of a line. The reference's list omits them, so such lines were
+// titles or narrative text; they start a list item only here, never split text as the
+// reference's bullets do (IsBulletRune). Check marks and crosses are left out: they say
+// something (✓ done, ✗ not supported) and a list item loses its bullet.
+func isDingbatBullet(r rune) bool {
+	switch r {
+	case '■', '▪', '□', '▫', '◆', '◇', '❖', '➢', '➤', '►',
+		'▶', '▸', '❏', '❐', '❑', '❒', '◾', '◼', '✦', '❍', '➔':
+		return true
+	}
+	return false
+}
+
 // bulletPrefix returns the length of the leading bullet of s, or 0 when s does not start with
 // a bullet that is not immediately followed by another bullet.
 func bulletPrefix(s string) int {
 	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || !isBullet(r) {
+	if n == 0 {
+		return 0
+	}
+	if isDingbatBullet(r) {
+		// Only a bullet followed by a space: "■■■" rules and "▶Play" labels are not lists.
+		if next, _ := utf8.DecodeRuneInString(s[n:]); next != ' ' && next != '\t' && next != '\u00A0' {
+			return 0
+		}
+		return n
+	}
+	if !isBullet(r) {
 		return 0
 	}
 	if next, m := utf8.DecodeRuneInString(s[n:]); m > 0 && isBullet(next) {

@@ -172,3 +172,31 @@ func TestErrorReasons(t *testing.T) {
 		t.Logf("%s: %v", f, err)
 	}
 }
+
+// A list drawn with ZapfDingbats bullets (pdf/testdata/dingbats-list.pdf: ■ ■ ➢ then ✔ ✘ before
+// Helvetica text) reads as characters, never "(cid:N)", and a line opening with a square or
+// arrow bullet is a list item; check marks stay in the text.
+func TestDingbatsBullets(t *testing.T) {
+	els, err := partitionFile(t, "../../pdf/testdata/dingbats-list.pdf", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := cct(els)
+	if strings.Contains(text, "(cid:") {
+		t.Errorf("dingbats unread: %q", text)
+	}
+	for _, want := range []string{"➢ Send the final report", "✔ Budget approved", "✘ Hiring freeze lifted"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	var items []string
+	for _, e := range els {
+		if e.Type == element.ListItem {
+			items = append(items, e.Text)
+		}
+	}
+	if len(items) == 0 || !strings.HasPrefix(items[0], "Collect the signed contracts") {
+		t.Errorf("list items %q, want one starting with the first bullet's text", items)
+	}
+}
