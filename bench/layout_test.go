@@ -168,22 +168,24 @@ func BenchmarkPDFDefaultRSS(b *testing.B) {
 //     these TeX-set papers, independent of all the algorithms.
 //
 // Issue 15's target is 0.98 against "pdfminer's own box order" (the first two readings).
-// Pages below 0.98 on any figure are listed.
+// Pages below 0.98 on any figure are listed (counted, for files over 20 pages). The annual report (two columns under banners,
+// infographics, an organisation chart) is drawn partly out of order by its producer (a
+// banner drawn after the columns on some pages), so its stream figure is a rough guide.
 func BenchmarkReadingOrder(b *testing.B) {
 	files := globFiles(benchCorpus+"/pdf/multi-column.pdf", "../testdata/reference/docs/multi-column-2p.pdf",
-		"../testdata/reference/docs/layout-parser-paper-fast.pdf")
+		"../testdata/reference/docs/layout-parser-paper-fast.pdf", benchCorpus+"/pdf/2019-annual-performance-report.pdf")
 	if len(files) == 0 {
 		b.Skip("no multi-column PDFs")
 	}
 	ctx := context.Background()
 	var sb strings.Builder
 	row := func(name string, vsFast, vsRaw, vsStream, fastVsRaw, fastVsStream float64) {
-		fmt.Fprintf(&sb, "%-30s  %6.3f  %6.3f  %6.3f    %6.3f  %6.3f\n", name, vsFast, vsRaw, vsStream, fastVsRaw, fastVsStream)
+		fmt.Fprintf(&sb, "%-42s  %6.3f  %6.3f  %6.3f    %6.3f  %6.3f\n", name, vsFast, vsRaw, vsStream, fastVsRaw, fastVsStream)
 	}
 	for n := 0; n < b.N; n++ {
 		sb.Reset()
-		fmt.Fprintf(&sb, "%-30s  %-22s    %s\n", "", "layout vs", "fast's order vs")
-		fmt.Fprintf(&sb, "%-30s  %6s  %6s  %6s    %6s  %6s\n", "file (pages) / page", "fast", "raw", "stream", "raw", "stream")
+		fmt.Fprintf(&sb, "%-42s  %-22s    %s\n", "", "layout vs", "fast's order vs")
+		fmt.Fprintf(&sb, "%-42s  %6s  %6s  %6s    %6s  %6s\n", "file (pages) / page", "fast", "raw", "stream", "raw", "stream")
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -194,10 +196,19 @@ func BenchmarkReadingOrder(b *testing.B) {
 				b.Fatal(err)
 			}
 			row(fmt.Sprintf("%s (%d)", filepath.Base(f), s.Pages), s.VsFast, s.VsRaw, s.VsStream, s.FastVsRaw, s.FastVsStream)
+			var below [5]int
 			for _, p := range s.PerPage {
-				if min(p.VsFast, p.VsRaw, p.VsStream) < 0.98 {
+				for k, v := range []float64{p.VsFast, p.VsRaw, p.VsStream, p.FastVsRaw, p.FastVsStream} {
+					if v < 0.98 {
+						below[k]++
+					}
+				}
+				if s.Pages <= 20 && min(p.VsFast, p.VsRaw, p.VsStream) < 0.98 {
 					row(fmt.Sprintf("    page %d", p.N), p.VsFast, p.VsRaw, p.VsStream, p.FastVsRaw, p.FastVsStream)
 				}
+			}
+			if s.Pages > 20 {
+				fmt.Fprintf(&sb, "%-42s  %6d  %6d  %6d    %6d  %6d\n", "    pages below 0.98", below[0], below[1], below[2], below[3], below[4])
 			}
 		}
 		fmt.Fprintf(&sb, "(fast = fast's box order, raw = pdfminer's LTPage box order, stream = content stream order)\n")

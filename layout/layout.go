@@ -226,7 +226,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 		blocks = append(blocks, region{typ: typ, text: t, b: toBox(fd.X0, fd.Y0, fd.X1, fd.Y1)})
 	}
 	all := append(blocks, regions...)
-	order := xyCut(all, gutterWidth(body), pageRules(p, 3*gutterWidth(body)))
+	order := xyCut(all, gutterWidth(body), body, pageRules(p, 3*gutterWidth(body)))
 	out := make([]element.Element, 0, len(all))
 	var pics []Picture
 	var bandTexts []string

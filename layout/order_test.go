@@ -362,3 +362,41 @@ func TestOrderRowsAndHeads(t *testing.T) {
 		wantOrder(t, c, "L1", "L2", "R1", "R2", "T2", "B1", "B2")
 	})
 }
+
+// imagePage is a one-page document of content with Im1, a 2 x 2 gray image, placed by cm.
+func imagePage(t *testing.T, content string) []element.Element {
+	t.Helper()
+	d := docOf(content)
+	img := pdftest.FirstExtra(1) + 2
+	d.Pages[0].Resources = fonts(1, fmt.Sprintf("/XObject << /Im1 %d 0 R >>", img))
+	d.Extra = append(d.Extra, pdftest.Stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", "\x00\xff\xff\x00"))
+	return layoutBytes(t, d.Bytes())
+}
+
+// A banner over two columns: a photograph at the top left and the page's goal statement in
+// bold beside it, set apart from the columns below by a wide gap. The statement heads the
+// page and is read before the columns, not after the left one; a heading that sits close
+// over its column's text (the second page) still leads that column only.
+func TestOrderBannerOverColumns(t *testing.T) {
+	photo := "q 230 0 0 120 72 600 cm /Im1 Do Q\n"
+	l, _ := column(72, 560, "L", 42, 4, 4)
+	r, _ := column(320, 560, "R", 42, 4, 4)
+	goal := pdftest.Text("F2", 12, 320, 705, "G1 STRATEGIC GOAL: IMPROVE THE") +
+		pdftest.Text("F2", 12, 320, 690, "SERVICES OF THE AGENCY TO THE") +
+		pdftest.Text("F2", 12, 320, 675, "PUBLIC IT SERVES EVERY DAY")
+	want := []string{"Image", "G1", "L1", "L2", "R1", "R2"}
+	els := imagePage(t, photo+goal+l+r)
+	if got := tagOrder(t, els); !slices.Equal(got, want) {
+		t.Errorf("banner: order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+	// The heading 8 points over its column's first paragraph (under 1.5 body sizes), the
+	// picture's foot level with the heading's: the heading leads the right column.
+	r2, _ := column(320, 680, "R", 42, 4, 4)
+	l2, _ := column(72, 560, "L", 42, 4, 4, 4)
+	head := pdftest.Text("F2", 12, 320, 700, "H1 Results of the Quarter")
+	want = []string{"Image", "L1", "L2", "L3", "H1", "R1", "R2"}
+	els = imagePage(t, "q 230 0 0 100 72 592 cm /Im1 Do Q\n"+head+l2+r2)
+	if got := tagOrder(t, els); !slices.Equal(got, want) {
+		t.Errorf("column heading: order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+}

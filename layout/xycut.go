@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/pdf"
 )
 
@@ -14,7 +15,8 @@ import (
 // line up from being interleaved; a full-width heading or figure crosses the gutter, so the
 // page is first cut into bands above and below it, and the bands between two such crossings
 // are joined again into one run of columns (columnRuns) before they are cut at their gutter.
-func xyCut(rs []region, gutter float64, rules []hrule) []int {
+// body is the page's body type size.
+func xyCut(rs []region, gutter, body float64, rules []hrule) []int {
 	idx := make([]int, len(rs))
 	for i := range idx {
 		idx[i] = i
@@ -27,6 +29,12 @@ func xyCut(rs []region, gutter float64, rules []hrule) []int {
 			out = append(out, ids...)
 			return
 		}
+		// A banner heads everything under it, whatever the columns (columnRuns).
+		if bands := split(rs, ids, false, 0.5); len(bands) > 1 && banner(rs, bands[0], bandTop(rs, bands[1]), gutter, body) {
+			rec(bands[0], depth+1)
+			rec(slices.Concat(bands[1:]...), depth+1)
+			return
+		}
 		if parts := split(rs, ids, true, gutter); len(parts) > 1 {
 			for _, p := range parts {
 				rec(p, depth+1)
@@ -34,7 +42,7 @@ func xyCut(rs []region, gutter float64, rules []hrule) []int {
 			return
 		}
 		if parts := split(rs, ids, false, 0.5); len(parts) > 1 {
-			runs := columnRuns(rs, parts, gutter, rules)
+			runs := columnRuns(rs, parts, gutter, body, rules)
 			if len(runs) == 1 {
 				// Every band joins one run of columns, yet the whole set has no gutter:
 				// cannot happen (the union of the bands is the set); read the bands.
@@ -50,6 +58,15 @@ func xyCut(rs []region, gutter float64, rules []hrule) []int {
 	}
 	rec(idx, 0)
 	return out
+}
+
+// bandTop is the top of the regions ids.
+func bandTop(rs []region, ids []int) float64 {
+	top := rs[ids[0]].b.y0
+	for _, k := range ids {
+		top = min(top, rs[k].b.y0)
+	}
+	return top
 }
 
 func cmpTopLeft(a, b box) int {
@@ -77,11 +94,18 @@ func cmpTopLeft(a, b box) int {
 //     a title at the left): two pieces side by side in no columns are read top to bottom;
 //   - a single-column band nearer to a band below it that crosses the run's gutter than to
 //     the run (a heading over a full-width list or table): it leads what follows, not the
-//     column it happens to sit over.
+//     column it happens to sit over;
+//   - a band after a banner: a run's first band holding no running text, only pictures and
+//     headings (bold, or set larger than the body) side by side across a gutter, each
+//     heading set apart from the band below by more than a line and a half of body type (a
+//     report's goal statement beside a photograph, above the page's two columns). It heads
+//     the page, not the column it sits over; a heading that leads its column's text sits
+//     closer to it than that. (xyCut reads such a band first also where the page has a
+//     gutter from top to bottom.)
 //
 // The x-projection of a run is kept as merged intervals, so each band costs its own size
 // plus the run's few columns.
-func columnRuns(rs []region, bands [][]int, gutter float64, rules []hrule) [][]int {
+func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule) [][]int {
 	covers := make([][][2]float64, len(bands))
 	tops, bottoms := make([]float64, len(bands)), make([]float64, len(bands))
 	rowLike := make([]bool, len(bands))
@@ -110,24 +134,57 @@ func columnRuns(rs []region, bands [][]int, gutter float64, rules []hrule) [][]i
 	}
 	var runs [][]int
 	var cover [][2]float64
-	runBottom, runRows := 0.0, false
+	runBottom, runRows, runBands := 0.0, false, 0
 	for i, b := range bands {
 		bc := covers[i]
-		if len(runs) > 0 && !rowLike[i] && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) {
+		if len(runs) > 0 && !rowLike[i] && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) &&
+			!(runBands == 1 && banner(rs, bands[i-1], tops[i], gutter, body)) {
 			u := union(cover, bc)
 			leads := len(bc) == 1 && i+1 < len(bands) && len(union(u, covers[i+1])) == 1 &&
 				tops[i+1]-bottoms[i] < tops[i]-runBottom
 			if len(u) > 1 && !leads && !ruledAcross(rules, bottoms[i-1], tops[i], u) {
 				runs[len(runs)-1] = append(runs[len(runs)-1], b...)
 				cover, runBottom = u, max(runBottom, bottoms[i])
+				runBands++
 				continue
 			}
 		}
 		// A copy: the bands share one backing array, which appending to a run would overwrite.
 		runs = append(runs, slices.Clone(b))
-		cover, runBottom, runRows = bc, bottoms[i], rowLike[i]
+		cover, runBottom, runRows, runBands = bc, bottoms[i], rowLike[i], 1
 	}
 	return runs
+}
+
+// banner reports whether band holds no running text, only pictures and at least one heading
+// (most lines bold, or set at least 15 % larger than the body) in two or more columns, every
+// heading ending more than 1.5 body sizes above next, the top of the band below.
+func banner(rs []region, band []int, next, gutter, body float64) bool {
+	if len(projection(rs, band, gutter)) < 2 {
+		return false
+	}
+	headings := 0
+	for _, k := range band {
+		r := &rs[k]
+		switch {
+		case r.typ == element.Image:
+			continue
+		case r.typ != "" && r.typ != element.Title || len(r.lines) == 0:
+			return false
+		}
+		bold, size := 0, 0.0
+		for _, l := range r.lines {
+			size = max(size, l.size)
+			if l.bold {
+				bold++
+			}
+		}
+		if !(2*bold > len(r.lines) || size >= 1.15*body) || next-r.b.y1 <= 1.5*body {
+			return false
+		}
+		headings++
+	}
+	return headings > 0
 }
 
 // hrule is a horizontal rule drawn on the page (top-left space): y, from x0 to x1.
