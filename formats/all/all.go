@@ -10,6 +10,7 @@ import (
 	_ "github.com/quarrydocs/quarry/formats/html"
 	_ "github.com/quarrydocs/quarry/formats/json"
 	_ "github.com/quarrydocs/quarry/formats/markdown"
+	_ "github.com/quarrydocs/quarry/formats/odg"
 	_ "github.com/quarrydocs/quarry/formats/odt"
 	_ "github.com/quarrydocs/quarry/formats/office"
 	_ "github.com/quarrydocs/quarry/formats/org"

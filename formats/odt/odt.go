@@ -90,13 +90,19 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, e
 	if err != nil {
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
 	}
+	return &wordproc.Document{Body: body, Styles: StyleNames(), DefaultStyle: "Normal"}, nil
+}
+
+// StyleNames are the display names of the paragraph styles the ODF readers give their
+// paragraphs (the names pandoc's conversion gives them), which wordproc types by.
+func StyleNames() map[string]string {
 	names := map[string]string{}
 	for i := 1; i <= 9; i++ {
 		names["Heading"+strconv.Itoa(i)] = "Heading " + strconv.Itoa(i)
 	}
 	names["BodyText"] = "Body Text"
 	names["Compact"] = "Compact"
-	return &wordproc.Document{Body: body, Styles: names, DefaultStyle: "Normal"}, nil
+	return names
 }
 
 func wrapErr(err error) error { return opc.WrapError("odt", "", err) }
@@ -329,6 +335,11 @@ func (b *builder) drawing(depth int) error {
 			blocks, err = b.paragraphBlocks(t)
 		case t.Name.Space == nsText && t.Name.Local == "list":
 			blocks, err = b.list(depth+2, 0)
+		case t.Name.Space == nsTable && t.Name.Local == "table":
+			// A table placed in a frame (how drawings and slides hold tables).
+			var tbl *wordproc.Table
+			tbl, err = b.table(depth + 1)
+			blocks = []wordproc.Block{{T: tbl}}
 		case t.Name.Space == nsDraw:
 			return b.drawing(depth + 1)
 		default:
