@@ -72,6 +72,9 @@ func Chunk(ctx context.Context, elems []element.Element, opts Options) ([]elemen
 		} else {
 			out = c.textChunks(out, p)
 		}
+		if c.opts.maxChunks > 0 && len(out) > c.opts.maxChunks {
+			return nil, &TooManyChunksError{Max: c.opts.maxChunks}
+		}
 	}
 	return out, nil
 }
@@ -418,7 +421,7 @@ func (c *chunker) textChunks(out []element.Element, p preChunk) []element.Elemen
 	if runeLen(text) <= c.opts.hard {
 		return append(out, element.Element{Type: element.CompositeElement, Text: text, Metadata: md})
 	}
-	sp := splitter{max: c.opts.hard, overlap: c.opts.overlap}
+	sp := splitter{max: c.opts.hard, overlap: c.opts.overlap, most: c.opts.maxChunks}
 	for k, piece := range sp.splitAll(text) {
 		m := md
 		m.IsContinuation = k > 0

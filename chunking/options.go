@@ -49,6 +49,18 @@ type Options struct {
 	// source element gets a fresh random UUIDv4 there (and parent_id is remapped to match), as
 	// the reference's partition endpoint does because it chunks before it hashes IDs.
 	KeepOrigElementIDs bool
+	// MaxChunks caps the chunks one call may produce (0 = no cap); past it Chunk fails with
+	// *TooManyChunksError. Servers set it: max_characters=1 turns every character of a text
+	// into a chunk, and each chunk of a split element carries the whole element in
+	// orig_elements, so a 1 MB paragraph would become a million chunks.
+	MaxChunks int
+}
+
+// TooManyChunksError reports that chunking would produce more than Options.MaxChunks chunks.
+type TooManyChunksError struct{ Max int }
+
+func (e *TooManyChunksError) Error() string {
+	return fmt.Sprintf("chunking would produce more than %d chunks, the limit of this server; use a larger max_characters", e.Max)
 }
 
 // UnknownStrategyError reports a chunking strategy name that is not implemented. The reference
@@ -82,6 +94,7 @@ type resolved struct {
 	repeatHeaders       bool
 	skipTableChunking   bool
 	keepOrigIDs         bool
+	maxChunks           int
 	embedder            Embedder
 }
 
@@ -159,6 +172,7 @@ func resolve(opts Options) (resolved, error) {
 	r.repeatHeaders = opts.RepeatTableHeaders == nil || *opts.RepeatTableHeaders
 	r.skipTableChunking = opts.SkipTableChunking
 	r.keepOrigIDs = opts.KeepOrigElementIDs
+	r.maxChunks = max(opts.MaxChunks, 0)
 	r.embedder = opts.Embedder
 	if r.embedder == nil {
 		r.embedder = HashEmbedder{}

@@ -238,7 +238,7 @@ func (c *chunker) tableChunks(out []element.Element, p preChunk) []element.Eleme
 	if ht == nil || M < 50 {
 		// Without HTML, or with a window too small for HTML's 33 characters of overhead per
 		// chunk, the table is cut like text and the chunks carry no HTML.
-		sp := splitter{max: M, overlap: c.opts.overlap}
+		sp := splitter{max: M, overlap: c.opts.overlap, most: c.opts.maxChunks}
 		for k, piece := range sp.splitAll(text) {
 			emit(k, piece, "", 0)
 		}

@@ -76,6 +76,9 @@ func lastRunes(s string, n int) string {
 type splitter struct {
 	max, overlap int
 	first        int
+	// most, when positive, stops splitAll after most+1 pieces: the caller, which counts its
+	// chunks, then fails instead of holding a piece per character of a huge text.
+	most int
 }
 
 func (sp splitter) limit(k int) int {
@@ -98,7 +101,7 @@ func (sp splitter) splitAll(s string) []string {
 		var piece string
 		piece, r = sp.next(r, limit)
 		out = append(out, piece)
-		if r.len() == 0 {
+		if r.len() == 0 || sp.most > 0 && len(out) > sp.most {
 			return out
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 // toValue turns an element into its JSON object: keys type, element_id, text, metadata, then
 // checked/embeddings when present.
-func (e *Element) toValue(orig bool) object {
+func (e *Element) toValue(orig bool, oc origCache) object {
 	o := object{
 		{"type", string(e.Type)},
 		{"element_id", e.ID},
@@ -24,7 +24,7 @@ func (e *Element) toValue(orig bool) object {
 	if e.Checked != nil {
 		o = append(o, member{"checked", *e.Checked})
 	}
-	o = append(o, member{"metadata", e.Metadata.toValue(orig)})
+	o = append(o, member{"metadata", e.Metadata.toValue(orig, oc)})
 	if len(e.Embeddings) > 0 {
 		a := make(array, len(e.Embeddings))
 		for i, f := range e.Embeddings {
@@ -45,7 +45,7 @@ func strings2(ss []string) value {
 
 // toValue writes the populated metadata fields. orig selects the orig_elements form: rounded
 // coordinates and no nested orig_elements.
-func (m *Metadata) toValue(orig bool) object {
+func (m *Metadata) toValue(orig bool, oc origCache) object {
 	o := object{}
 	str := func(k, v string) {
 		if v != "" {
@@ -129,7 +129,7 @@ func (m *Metadata) toValue(orig bool) object {
 	list("languages", m.Languages)
 	intp("page_number", m.PageNumber)
 	if len(m.OrigElements) > 0 && !orig {
-		o = append(o, member{"orig_elements", EncodeOrigElements(m.OrigElements)})
+		o = append(o, member{"orig_elements", oc.encode(m.OrigElements)})
 	}
 	str("filetype", m.Filetype)
 	return o
@@ -163,21 +163,60 @@ func (c *Coordinates) toValue(orig bool) object {
 
 // MarshalJSON writes the reference's element object (compact, UTF-8, Python float style).
 func (e Element) MarshalJSON() ([]byte, error) {
-	return marshalValue(e.toValue(false), compactJSON), nil
+	return marshalValue(e.toValue(false, nil), compactJSON), nil
 }
 
 // MarshalList writes a JSON array of elements as the partition endpoint does.
 func MarshalList(elems []Element) []byte {
+	b, _ := MarshalListLimit(elems, 0)
+	return b
+}
+
+// ErrTooLarge is returned by MarshalListLimit when the output passes its limit.
+var ErrTooLarge = errors.New("element: output larger than the limit")
+
+// MarshalListLimit is MarshalList that stops with ErrTooLarge as soon as the output passes
+// limit bytes (limit <= 0: no limit), so a caller bounding its answer never builds more than
+// about limit bytes plus one element.
+func MarshalListLimit(elems []Element, limit int) ([]byte, error) {
 	var b bytes.Buffer
+	oc := origCache{}
 	b.WriteByte('[')
 	for i := range elems {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		compactJSON.write(&b, elems[i].toValue(false))
+		compactJSON.write(&b, elems[i].toValue(false, oc))
+		if limit > 0 && b.Len() > limit {
+			return nil, ErrTooLarge
+		}
 	}
 	b.WriteByte(']')
-	return b.Bytes()
+	return b.Bytes(), nil
+}
+
+// origCache holds the orig_elements encodings of one marshalling pass. The chunks an oversized
+// element is split into share one orig_elements slice (the whole element); encoding it once
+// per chunk made the work quadratic (max_characters=1 on a 45 KB paragraph: 28 s). Keys are
+// the slice's first element and length, valid while the elements are not modified.
+type origCache map[origKey]string
+
+type origKey struct {
+	first *Element
+	n     int
+}
+
+func (oc origCache) encode(els []Element) string {
+	if oc == nil {
+		return EncodeOrigElements(els)
+	}
+	k := origKey{&els[0], len(els)}
+	if s, ok := oc[k]; ok {
+		return s
+	}
+	s := EncodeOrigElements(els)
+	oc[k] = s
+	return s
 }
 
 // UnmarshalJSON reads an element object. Unknown metadata keys are kept in Metadata.Extra.
@@ -327,7 +366,7 @@ func (m *Metadata) setField(k string, raw json.RawMessage) error {
 func EncodeOrigElements(elems []Element) string {
 	a := make(array, len(elems))
 	for i := range elems {
-		a[i] = elems[i].toValue(true)
+		a[i] = elems[i].toValue(true, nil)
 	}
 	var z bytes.Buffer
 	w := zlibWriters.Get().(*zlib.Writer)

@@ -9,12 +9,20 @@ import (
 // columns joined with "_", lists in Python repr, columns empty in every row dropped, columns in
 // first-seen order after type, element_id and text.
 func MarshalCSV(elems []Element) []byte {
+	b, _ := MarshalCSVLimit(elems, 0)
+	return b
+}
+
+// MarshalCSVLimit is MarshalCSV that stops with ErrTooLarge once the output passes limit bytes
+// (limit <= 0: no limit).
+func MarshalCSVLimit(elems []Element, limit int) ([]byte, error) {
 	cols := []string{"type", "element_id", "text"}
 	seen := map[string]bool{"type": true, "element_id": true, "text": true}
 	rows := make([]map[string]value, len(elems))
+	oc := origCache{}
 	for i := range elems {
 		row := map[string]value{}
-		obj := elems[i].toValue(false)
+		obj := elems[i].toValue(false, oc)
 		for _, m := range obj {
 			if m.key == "metadata" {
 				flatten(row, "", m.val.(object), &cols, seen)
@@ -68,8 +76,11 @@ func MarshalCSV(elems []Element) []byte {
 			}
 		}
 		writeCSVRow(&b, cells)
+		if limit > 0 && b.Len() > limit {
+			return nil, ErrTooLarge
+		}
 	}
-	return b.Bytes()
+	return b.Bytes(), nil
 }
 
 func flatten(row map[string]value, prefix string, o object, cols *[]string, seen map[string]bool) {

@@ -158,7 +158,7 @@ func TestOrigElementsMatchReferenceEncoding(t *testing.T) {
 		}
 		a := make(array, len(elems))
 		for j := range elems {
-			a[j] = elems[j].toValue(true)
+			a[j] = elems[j].toValue(true, nil)
 		}
 		if got := marshalValue(a, pythonJSON); !bytes.Equal(got, want) {
 			t.Errorf("chunk %d: re-encoded orig_elements differ\n got %.300s\nwant %.300s", i, got, want)

@@ -105,7 +105,12 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	if opts.Chunking.Strategy == "" {
 		return nil
 	}
-	chunks, err := chunking.Chunk(ctx, all, opts.Chunking)
+	copts := opts.Chunking
+	if copts.MaxChunks <= 0 {
+		// The element budget bounds chunks too: a small max_characters multiplies them.
+		copts.MaxChunks = opts.MaxElements
+	}
+	chunks, err := chunking.Chunk(ctx, all, copts)
 	if err != nil {
 		return chunkingError(err)
 	}
@@ -138,9 +143,14 @@ func LimitElements(max int, emit Emit) Emit {
 	}
 }
 
+// ErrTooManyElements is wrapped by the errors of an element or chunk budget, so a caller that
+// shares one budget among several documents can say so.
+var ErrTooManyElements = errors.New("too many elements")
+
 // TooManyElementsError is the error LimitElements returns.
 func TooManyElementsError(max int) *Error {
-	return Errorf(KindUnprocessable, "The document produces more than %d elements, the limit of this server; split it into smaller documents", max)
+	return &Error{Kind: KindUnprocessable, Err: ErrTooManyElements,
+		Msg: fmt.Sprintf("The document produces more than %d elements, the limit of this server; split it into smaller documents", max)}
 }
 
 // chunkingError maps chunking failures as the reference server does: an unknown strategy is a
@@ -152,6 +162,10 @@ func chunkingError(err error) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
+	}
+	var many *chunking.TooManyChunksError
+	if errors.As(err, &many) {
+		return &Error{Kind: KindUnprocessable, Msg: fmt.Sprintf("The document produces more than %d chunks, the limit of this server; use a larger max_characters", many.Max), Err: ErrTooManyElements}
 	}
 	var opt *chunking.OptionError
 	if errors.As(err, &opt) {

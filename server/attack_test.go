@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -179,5 +180,77 @@ func TestAttackDNSRebindingRefused(t *testing.T) {
 		if rec.Code != want {
 			t.Errorf("Host %s: %d, want %d", host, rec.Code, want)
 		}
+	}
+}
+
+// Amplification: the answer must stay bounded by the request, not by each document in it.
+
+// linesDoc is a text of n one-word paragraphs: n elements.
+func linesDoc(n int) []byte { return bytes.Repeat([]byte("x\n\n"), n) }
+
+// The element cap was per document: ten 300 KB texts of 99,000 lines each (or ten 1 KB gzips
+// of them) held 2 GB of elements and a 143 MB answer in one request. The cap is now the
+// request's, shared by its documents.
+func TestAttackManyDocumentsShareOneElementBudget(t *testing.T) {
+	srv := New(Config{InProcess: true, MaxElements: 1000})
+	var parts []part
+	for i := 0; i < 5; i++ {
+		parts = append(parts, file(fmt.Sprintf("a%d.txt", i), linesDoc(400), "text/plain"))
+	}
+	rec := post(t, srv, nil, parts...)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "documents of this request produce more than 1000 elements") {
+		t.Fatalf("5 × 400 elements under a 1000-element budget: %d %.300s", rec.Code, rec.Body)
+	}
+	// Within the budget the same documents pass.
+	if rec := post(t, srv, nil, parts[:2]...); rec.Code != 200 {
+		t.Fatalf("2 × 400 elements: %d %.300s", rec.Code, rec.Body)
+	}
+	// gzip makes the amplification cheap for the attacker: the same with 5 tiny uploads.
+	var gz []part
+	for i := 0; i < 5; i++ {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(linesDoc(400))
+		zw.Close()
+		gz = append(gz, file(fmt.Sprintf("a%d.txt.gz", i), b.Bytes(), "application/gzip"))
+	}
+	if rec := post(t, srv, nil, gz...); rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("5 gzips × 400 elements: %d %.300s", rec.Code, rec.Body)
+	}
+}
+
+// max_characters=1 made every character a chunk, each carrying the whole split paragraph in
+// orig_elements: a 900 KB text held a request for over 10 minutes (past the request timeout,
+// which the answer's encoding never checked) and a 45 KB one answered 22 MB after 28 s. Chunks
+// count against the element budget, and the answer against a byte budget.
+func TestAttackChunkExplosionIsBounded(t *testing.T) {
+	para := bytes.Repeat([]byte("abcdefgh "), 20_000) // one 180 KB paragraph
+	srv := New(Config{InProcess: true, MaxElements: 5000})
+	start := time.Now()
+	rec := post(t, srv, nil, file("a.txt", para, "text/plain"), field("chunking_strategy", "basic"), field("max_characters", "1"))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "more than 5000 chunks") {
+		t.Fatalf("max_characters=1 on 180 KB: %d %.300s", rec.Code, rec.Body)
+	}
+	t.Logf("refused in %s", time.Since(start))
+
+	// Under the element budget, the answer's size is bounded: 4,000 chunks of 2 characters,
+	// each with the paragraph in orig_elements, is more than 1 MB.
+	srv = New(Config{InProcess: true, MaxResponseBytes: 1 << 20})
+	words := make([]byte, 0, 12_000)
+	for i := 0; len(words) < 12_000; i++ {
+		words = fmt.Appendf(words, "w%x ", i*2654435761%1000003) // poorly compressible
+	}
+	for _, extra := range [][]part{nil, {field("output_format", "text/csv")}} {
+		parts := append([]part{file("a.txt", words, "text/plain"), field("chunking_strategy", "basic"), field("max_characters", "3")}, extra...)
+		rec = post(t, srv, nil, parts...)
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "answer would be larger than 1048576 bytes") {
+			t.Fatalf("answer over 1 MB (%v): %d, %d bytes %.200s", extra, rec.Code, rec.Body.Len(), rec.Body)
+		}
+	}
+	// Several files and multipart/mixed answers are bounded too.
+	rec = post(t, srv, http.Header{"Accept": {"multipart/mixed"}}, file("a.txt", words, "text/plain"), file("b.txt", words, "text/plain"),
+		field("chunking_strategy", "basic"), field("max_characters", "3"))
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("multipart answer over 1 MB: %d, %d bytes", rec.Code, rec.Body.Len())
 	}
 }

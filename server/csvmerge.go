@@ -20,10 +20,14 @@ type table struct {
 // mergeCSV is the reference's several-files CSV answer: each file's CSV is outer-merged into
 // the previous result on their common columns (pandas DataFrame.merge(how="outer"), which
 // joins equal key tuples and sorts the keys), then written with a leading unnamed index column.
-func mergeCSV(results [][]element.Element) []byte {
+func mergeCSV(results [][]element.Element, limit int) ([]byte, error) {
 	var acc table
 	for i, elems := range results {
-		t := parseCSV(element.MarshalCSV(elems))
+		data, err := element.MarshalCSVLimit(elems, limit)
+		if err != nil {
+			return nil, err
+		}
+		t := parseCSV(data)
 		if i == 0 {
 			acc = t
 			continue
@@ -36,8 +40,11 @@ func mergeCSV(results [][]element.Element) []byte {
 	writeRow(&b, header)
 	for i, r := range acc.rows {
 		writeRow(&b, append([]string{strconv.Itoa(i)}, r...))
+		if limit > 0 && b.Len() > limit {
+			return nil, element.ErrTooLarge
+		}
 	}
-	return b.Bytes()
+	return b.Bytes(), nil
 }
 
 func parseCSV(data []byte) table {

@@ -113,11 +113,25 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	}
 	opts.Logger = s.log.With("request_id", info.id)
 	opts.InProcess = s.cfg.InProcess
-	opts.MaxElements = max(s.cfg.MaxElements, 0)
+	// One element budget for the whole request: each document gets what the ones before it
+	// left. A per-document cap alone let ten 300 KB texts (or 1 KB gzips of them) of 99,000
+	// lines each hold 2 GB of elements in one request.
+	budget := max(s.cfg.MaxElements, 0)
+	used := 0
 
 	results := make([][]element.Element, len(uploads))
 	for i, up := range uploads {
-		elems, status, detail := s.partitionUpload(ctx, up, opts)
+		o := opts
+		if budget > 0 {
+			o.MaxElements = budget - used
+		}
+		elems, status, detail, over := s.partitionUpload(ctx, up, o)
+		if status == 0 && budget > 0 && used+len(elems) > budget {
+			status, over = http.StatusUnprocessableEntity, true
+		}
+		if over && (i > 0 || detail == "") {
+			detail = fmt.Sprintf("The documents of this request produce more than %d elements, the limit of this server; send fewer documents per request", budget)
+		}
 		if status != 0 {
 			if errors.Is(context.Cause(ctx), errRequestTimeout) {
 				status, detail = http.StatusGatewayTimeout, fmt.Sprintf("Partitioning did not finish within %s.", s.cfg.RequestTimeout)
@@ -133,39 +147,79 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		results[i] = elems
+		used += len(elems)
 		info.elements += len(elems)
 	}
 
-	csv := opts.OutputFormat == "text/csv"
-	if wantsMultipart(accept) {
-		writeMultipart(w, results, opts.OutputFormat)
+	body, contentType, err := answer(results, opts.OutputFormat, accept, int(max(s.cfg.MaxResponseBytes, 0)))
+	if err != nil {
+		detail := fmt.Sprintf("The answer would be larger than %d bytes, the limit of this server; send fewer or smaller documents, or chunk with a larger max_characters", s.cfg.MaxResponseBytes)
+		info.errDetail = detail
+		s.metrics.partitionErrors.WithLabelValues(strconv.Itoa(http.StatusUnprocessableEntity)).Inc()
+		writeDetail(w, http.StatusUnprocessableEntity, detail)
 		return
-	}
-	var body []byte
-	contentType := "application/json"
-	switch {
-	case csv && len(results) == 1:
-		body, contentType = element.MarshalCSV(results[0]), "text/csv; charset=utf-8"
-	case csv:
-		body, contentType = mergeCSV(results), "text/csv; charset=utf-8"
-	case len(results) == 1:
-		body = element.MarshalList(results[0])
-	default:
-		var b bytes.Buffer
-		b.WriteByte('[')
-		for i, elems := range results {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(element.MarshalList(elems))
-		}
-		b.WriteByte(']')
-		body = b.Bytes()
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
+}
+
+// answer encodes the results as the client asked (JSON, CSV, multipart/mixed), failing with
+// element.ErrTooLarge as soon as the encoding passes limit bytes (limit <= 0: no limit).
+func answer(results [][]element.Element, format, accept string, limit int) ([]byte, string, error) {
+	csv := format == "text/csv"
+	encode := func(elems []element.Element, limit int) ([]byte, error) {
+		if csv {
+			return element.MarshalCSVLimit(elems, limit)
+		}
+		return element.MarshalListLimit(elems, limit)
+	}
+	// left is what remains of limit after n bytes (never 0, which would mean no limit).
+	left := func(n int) int {
+		if limit <= 0 {
+			return 0
+		}
+		if n >= limit {
+			return -1
+		}
+		return limit - n
+	}
+	if wantsMultipart(accept) {
+		return writeMultipart(results, format, encode, left)
+	}
+	switch {
+	case csv && len(results) == 1, len(results) == 1:
+		b, err := encode(results[0], limit)
+		if err != nil {
+			return nil, "", err
+		}
+		if csv {
+			return b, "text/csv; charset=utf-8", nil
+		}
+		return b, "application/json", nil
+	case csv:
+		b, err := mergeCSV(results, limit)
+		return b, "text/csv; charset=utf-8", err
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, elems := range results {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		lim := left(b.Len())
+		if lim < 0 {
+			return nil, "", element.ErrTooLarge
+		}
+		part, err := element.MarshalListLimit(elems, lim)
+		if err != nil {
+			return nil, "", err
+		}
+		b.Write(part)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), "application/json", nil
 }
 
 var errRequestTimeout = errors.New("request timeout")
@@ -176,17 +230,18 @@ func (s *Server) retryAfter() string {
 }
 
 // partitionUpload runs one file through gzip handling, the .msg MIME override and the engine.
-// A non-zero status means failure with that status and detail.
-func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Options) ([]element.Element, int, string) {
+// A non-zero status means failure with that status and detail; over reports that the failure
+// is the element budget's.
+func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Options) (elems []element.Element, status int, detail string, over bool) {
 	name, ctype, data := up.filename, up.contentType, up.data
 	if ctype == "application/gzip" || ctype == "application/x-gzip" || strings.HasSuffix(name, ".gz") {
 		raw, err := gunzip(data, s.cfg.MaxBodyBytes)
 		if err != nil {
 			if errors.Is(err, errTooLarge) {
-				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("Decompressed file is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes)
+				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("Decompressed file is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes), false
 			}
 			// A damaged gzip is the client's problem: 400 (the reference answers 500).
-			return nil, http.StatusBadRequest, err.Error()
+			return nil, http.StatusBadRequest, err.Error(), false
 		}
 		data = raw
 		name = strings.TrimSuffix(name, ".gz")
@@ -207,13 +262,13 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 	s.metrics.partitionSeconds.WithLabelValues(ftype).Observe(time.Since(start).Seconds())
 	if err != nil {
 		status, detail := errorStatus(err)
-		return nil, status, detail
+		return nil, status, detail, errors.Is(err, engine.ErrTooManyElements)
 	}
 	s.metrics.documents.WithLabelValues(ftype).Inc()
 	for i := range elems {
 		s.metrics.elements.WithLabelValues(elementLabel(elems[i].Type)).Inc()
 	}
-	return elems, 0, ""
+	return elems, 0, "", false
 }
 
 // errorStatus maps an engine error to the reference's status code and detail text.
@@ -312,28 +367,30 @@ func guessMIME(name string) string {
 	return ""
 }
 
-// writeMultipart writes the reference's multipart/mixed answer: one part per file, each the
+// writeMultipart encodes the reference's multipart/mixed answer: one part per file, each the
 // base64 of that file's JSON (or CSV) text. Unlike the reference it ends with the closing
 // delimiter, so standard multipart readers accept it.
-func writeMultipart(w http.ResponseWriter, results [][]element.Element, format string) {
+func writeMultipart(results [][]element.Element, format string, encode func([]element.Element, int) ([]byte, error), left func(int) int) ([]byte, string, error) {
 	var rnd [16]byte
 	rand.Read(rnd[:])
 	boundary := hex.EncodeToString(rnd[:])
 	var b bytes.Buffer
 	for _, elems := range results {
-		var payload []byte
-		if format == "text/csv" {
-			payload = element.MarshalCSV(elems)
-		} else {
-			payload = element.MarshalList(elems)
+		lim := left(b.Len())
+		if lim < 0 {
+			return nil, "", element.ErrTooLarge
+		}
+		if lim > 0 {
+			lim = max(lim/4*3, 1) // base64 grows the payload by a third
+		}
+		payload, err := encode(elems, lim)
+		if err != nil {
+			return nil, "", err
 		}
 		enc := base64.StdEncoding.EncodeToString(payload)
 		fmt.Fprintf(&b, "--%s\r\nContent-Length: %d\r\nContent-Transfer-Encoding: base64\r\nContent-Type: %s\r\n\r\n%s\r\n",
 			boundary, len(enc), format, enc)
 	}
 	fmt.Fprintf(&b, "--%s--\r\n", boundary)
-	w.Header().Set("Content-Type", `multipart/mixed; boundary="`+boundary+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
-	w.WriteHeader(http.StatusOK)
-	w.Write(b.Bytes())
+	return b.Bytes(), `multipart/mixed; boundary="` + boundary + `"`, nil
 }

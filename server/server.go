@@ -53,9 +53,13 @@ type Config struct {
 	// web page can point its own domain at 127.0.0.1 (DNS rebinding), and the browser would
 	// then treat the keyless server as that page's origin; the Host header gives it away.
 	LoopbackHostsOnly bool
-	// MaxElements caps the elements one document may produce (engine.Options.MaxElements).
-	// Default 100,000 (a 1,000-page report is about 50,000); negative = no cap.
+	// MaxElements caps the elements (or chunks) one request may produce, all its documents
+	// together (engine.Options.MaxElements gets what is left for each document). Default
+	// 100,000 (a 1,000-page report is about 50,000); negative = no cap.
 	MaxElements int
+	// MaxResponseBytes caps the answer's size: beyond it the request fails with 422 instead
+	// of building the answer in memory. Default 256 MiB; negative = no cap.
+	MaxResponseBytes int64
 }
 
 const (
@@ -63,6 +67,7 @@ const (
 	defaultQueueTimeout = 30 * time.Second
 	defaultTimeout      = 5 * time.Minute
 	defaultMaxElements  = 100_000
+	defaultMaxResponse  = 256 << 20
 )
 
 func (c Config) withDefaults() Config {
@@ -86,6 +91,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxElements == 0 {
 		c.MaxElements = defaultMaxElements
+	}
+	if c.MaxResponseBytes == 0 {
+		c.MaxResponseBytes = defaultMaxResponse
 	}
 	if c.RetryAfter <= 0 {
 		c.RetryAfter = time.Second

@@ -84,7 +84,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logFormat := fs.String("log-format", envDefault("QUARRY_LOG_FORMAT", "auto"), "log format: auto (readable on a terminal, JSON otherwise), json or text (env QUARRY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", envDefault("QUARRY_LOG_LEVEL", "info"), "debug, info, warn or error (env QUARRY_LOG_LEVEL)")
 	inProcess := fs.Bool("in-process", false, "run pure-Go strategies and formats inside the server process (no memory budget per document)")
-	maxElements := fs.Int("max-elements", 100_000, "elements one document may produce before it is refused (422); -1 = no cap (env QUARRY_MAX_ELEMENTS)")
+	maxElements := fs.Int("max-elements", 100_000, "elements (or chunks) one request may produce, all its documents together, before it is refused (422); -1 = no cap (env QUARRY_MAX_ELEMENTS)")
+	maxResponse := byteSize(256 << 20)
+	fs.Var(&maxResponse, "max-response", "largest answer of the partition API, e.g. 256MiB; larger ones are refused (422) instead of built in memory (env QUARRY_MAX_RESPONSE)")
 	po := platformFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: quarry serve [flags]\n\nServes the web UI (/ui/), the API docs (/docs), the partition API (POST /general/v0/general), the\nplatform API (/api/v1/), /healthcheck and /metrics on one address.")
@@ -95,6 +97,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"QUARRY_MAX_BODY": "max-body", "QUARRY_MAX_CONCURRENT": "max-concurrent", "QUARRY_MAX_QUEUE": "max-queue",
 		"QUARRY_QUEUE_TIMEOUT": "queue-timeout", "QUARRY_REQUEST_TIMEOUT": "request-timeout",
 		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout", "QUARRY_MAX_ELEMENTS": "max-elements",
+		"QUARRY_MAX_RESPONSE": "max-response",
 	}
 	for env, name := range envFlags {
 		if v := os.Getenv(env); v != "" {
@@ -141,15 +144,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"create connectors and run jobs; set --api-key", "addr", listen)
 	}
 	srv := server.New(server.Config{
-		APIKeys:        keys,
-		MaxBodyBytes:   int64(maxBody),
-		MaxConcurrent:  *maxConc,
-		MaxQueue:       *maxQueue,
-		QueueTimeout:   *queueTimeout,
-		RequestTimeout: *reqTimeout,
-		Logger:         slog.New(handler),
-		InProcess:      *inProcess,
-		MaxElements:    *maxElements,
+		APIKeys:          keys,
+		MaxBodyBytes:     int64(maxBody),
+		MaxConcurrent:    *maxConc,
+		MaxQueue:         *maxQueue,
+		QueueTimeout:     *queueTimeout,
+		RequestTimeout:   *reqTimeout,
+		Logger:           slog.New(handler),
+		InProcess:        *inProcess,
+		MaxElements:      *maxElements,
+		MaxResponseBytes: int64(maxResponse),
 		// Keyless on loopback: only requests addressed to localhost (DNS rebinding).
 		LoopbackHostsOnly: posture == postureLoopback,
 	})

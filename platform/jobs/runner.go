@@ -37,6 +37,9 @@ import (
 // DefaultMaxElements is the per-file element cap of job workers, as the partition API's.
 const DefaultMaxElements = 100_000
 
+// defaultMaxOutputBytes is Config.MaxOutputBytes's default, the partition API's answer limit.
+const defaultMaxOutputBytes = 256 << 20
+
 // Config configures a Runner.
 type Config struct {
 	Store   *store.Store
@@ -62,6 +65,9 @@ type Config struct {
 	// MaxElements caps the elements one file may produce (engine.Options.MaxElements); 0 =
 	// DefaultMaxElements, negative = no cap.
 	MaxElements int
+	// MaxOutputBytes caps the encoded elements of one file (default 256 MiB): past it the file
+	// fails instead of being encoded again by the destination and stored.
+	MaxOutputBytes int
 	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
 	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
 	UploadDir string
@@ -124,6 +130,9 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 		cfg.MaxElements = DefaultMaxElements
 	case cfg.MaxElements < 0:
 		cfg.MaxElements = 0
+	}
+	if cfg.MaxOutputBytes <= 0 {
+		cfg.MaxOutputBytes = defaultMaxOutputBytes
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second

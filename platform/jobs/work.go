@@ -305,6 +305,13 @@ func (r *Runner) process(ctx context.Context, job *store.Job, f *store.JobFile) 
 			elements[i].Metadata.Extra["data_source"] = ds
 		}
 	}
+	// The encoded elements are bounded before any destination encodes them again: chunks
+	// of a split element each carry it in orig_elements, so a small max_characters can turn a
+	// modest document into gigabytes.
+	encoded, err := element.MarshalListLimit(elements, r.cfg.MaxOutputBytes)
+	if err != nil {
+		return 0, nil, partStage, fmt.Errorf("partition %s: the elements are larger than %d bytes, the limit of this server; chunk with a larger max_characters", doc.Filename, r.cfg.MaxOutputBytes)
+	}
 	destStage := len(job.Nodes) + 1
 	r.st.SetStage(ctx, f.ID, r.cfg.WorkerID, destStage)
 	if job.DestinationID != "" {
@@ -320,7 +327,7 @@ func (r *Runner) process(ctx context.Context, job *store.Job, f *store.JobFile) 
 	if len(job.Nodes) > 0 {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
-		zw.Write(element.MarshalList(elements))
+		zw.Write(encoded)
 		if err := zw.Close(); err != nil {
 			return 0, nil, destStage, err
 		}
