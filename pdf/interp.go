@@ -123,6 +123,10 @@ type interp struct {
 	clip clipBox
 	// noGeom skips the geometry (LAParams.NoGeometry).
 	noGeom bool
+	// probe, when set, is shown every glyph instead of storing it (PageHasText); the run stops
+	// once it returns true.
+	probe   func(g Glyph, inFigure bool) bool
+	stopped bool
 }
 
 // maxFormsPerPage bounds Form XObject invocations per page.
@@ -156,6 +160,9 @@ func (in *interp) run(data []byte, res types.Dict, ctm matrix, gfx graphics, for
 			continue
 		}
 		in.opCount++
+		if in.stopped {
+			return
+		}
 		if in.opCount > maxOps {
 			in.errs = append(in.errs, errTooManyOps)
 			return
@@ -592,6 +599,10 @@ func (in *interp) appendGlyph(g Glyph) {
 	if in.clip.hides(g.X0, g.Y0, g.X1, g.Y1) {
 		g.Clipped = true
 		in.geom.g.Hidden++
+	}
+	if in.probe != nil {
+		in.stopped = in.stopped || in.probe(g, in.cur != nil)
+		return
 	}
 	if in.cur != nil {
 		gp := g

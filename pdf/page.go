@@ -90,18 +90,7 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 		}
 	}()
 	pr := d.pages[n-1]
-	mb := pr.mediaBox
-	var ctm matrix
-	switch pr.rotate {
-	case 90:
-		ctm = matrix{0, -1, 1, 0, -mb[1], mb[2]}
-	case 180:
-		ctm = matrix{-1, 0, 0, -1, mb[2], mb[3]}
-	case 270:
-		ctm = matrix{0, 1, -1, 0, mb[3], -mb[0]}
-	default:
-		ctm = matrix{1, 0, 0, 1, -mb[0], -mb[1]}
-	}
+	ctm := pr.ctm()
 	w, h := d.PageSize(n)
 	page = &Page{Number: n, Width: w, Height: h, Rotate: pr.rotate}
 	data, err := d.pageContent(pr.dict)
@@ -142,6 +131,55 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 	page.Boxes = Analyze(page.Glyphs, w, h, params)
 	page.Links, page.Fields = d.annotations(ctx, pr.dict, ctm)
 	return page, nil
+}
+
+// ctm maps the page's MediaBox, turned by /Rotate, to page space with its origin at 0,0.
+func (pr pageRef) ctm() matrix {
+	mb := pr.mediaBox
+	switch pr.rotate {
+	case 90:
+		return matrix{0, -1, 1, 0, -mb[1], mb[2]}
+	case 180:
+		return matrix{-1, 0, 0, -1, mb[2], mb[3]}
+	case 270:
+		return matrix{0, 1, -1, 0, mb[3], -mb[0]}
+	}
+	return matrix{1, 0, 0, 1, -mb[0], -mb[1]}
+}
+
+// PageHasText reports what Page(ctx, n, …).HasText() reports — whether page n shows a visible,
+// mapped glyph — without keeping glyphs, geometry or boxes: the run stops at the first such
+// glyph and counts none. It is the text-layer probe a router makes before choosing a strategy,
+// in whatever process it runs: a page of millions of glyphs costs it nothing.
+func (d *Document) PageHasText(ctx context.Context, n int) (has bool, err error) {
+	if n < 1 || n > len(d.pages) {
+		return false, fmt.Errorf("pdf: page %d out of range 1..%d", n, len(d.pages))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			has, err = false, fmt.Errorf("pdf: page %d: internal error: %v", n, r)
+		}
+	}()
+	pr := d.pages[n-1]
+	data, err := d.pageContent(pr.dict)
+	if err != nil && len(data) == 0 {
+		return false, fmt.Errorf("pdf: page %d: %w", n, err)
+	}
+	in := &interp{ctx: ctx, doc: d, noGeom: true}
+	in.probe = func(g Glyph, inFigure bool) bool {
+		return !g.Invisible && strings.TrimSpace(g.Text) != "" && (inFigure || !strings.HasPrefix(g.Text, "(cid:"))
+	}
+	in.path.reset()
+	in.run(data, pr.resources, pr.ctm(), graphics{paint: paint{lineWidth: 1}}, 0, nil)
+	if in.stopped {
+		return true, nil
+	}
+	for _, e := range in.errs {
+		if errors.Is(e, context.Canceled) || errors.Is(e, context.DeadlineExceeded) {
+			return false, e
+		}
+	}
+	return false, nil
 }
 
 // pageContent concatenates the page's content streams; a stream that fails to decode is

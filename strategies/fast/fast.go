@@ -68,13 +68,17 @@ func (strategy) HasText(ctx context.Context, doc *contract.Document, opts contra
 	if err != nil {
 		return false, err
 	}
-	params := Params(opts)
 	for n := 1; n <= d.NumPages(); n++ {
-		page, err := d.Page(ctx, n, params)
+		// The probe keeps no glyphs: the engine asks it in the host, before choosing a
+		// strategy (and its process).
+		has, err := d.PageHasText(ctx, n)
 		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
 			continue // a damaged page does not decide
 		}
-		if page.HasText() {
+		if has {
 			return true, nil
 		}
 	}

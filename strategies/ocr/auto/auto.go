@@ -152,9 +152,11 @@ func textPages(ctx context.Context, doc *contract.Document, opts contract.Option
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		p, err := d.Page(ctx, n, fast.Params(opts))
-		if err == nil && p.HasText() {
+		// The probe keeps no glyphs: it runs in the host, before any strategy's process.
+		if has, err := d.PageHasText(ctx, n); err == nil && has {
 			text[n] = true
+		} else if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
 		}
 	}
 	return text, d.NumPages(), nil
