@@ -131,44 +131,26 @@ func TestLegacyOptionsReadAsKeys(t *testing.T) {
 	}
 }
 
-// A host that speaks protocol 1 only (as every host before protocol 2) still runs a plugin
-// built with today's SDK: the handshake settles on 1, Describe says so, the options sent as
-// options_json reach the plugin as keys.
-func TestOldHostRunsCurrentPlugin(t *testing.T) {
+// A host that speaks protocols 1 and 2 only (every host before protocol 3) refuses a plugin
+// built with today's SDK, whose transport is protocol 3's, and go-plugin's error names both
+// sides' versions (such a host turns it into the sentence TestProtocolMismatch checks).
+func TestOldHostRefusesCurrentPlugin(t *testing.T) {
 	cmd := exec.Command(filepath.Join(pluginDir, Prefix+"misbehave"))
+	sets := wire.ClientSets()
 	gp := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{wire.ProtocolLegacy: wire.ClientSets()[wire.ProtocolLegacy]},
+		VersionedPlugins: map[int]plugin.PluginSet{wire.ProtocolLegacy: sets[wire.ProtocolLegacy], wire.ProtocolGRPCKeys: sets[wire.ProtocolGRPCKeys]},
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Logger:           hclog.NewNullLogger(),
 	})
 	defer gp.Kill()
-	rpc, err := gp.Client()
-	if err != nil {
-		t.Fatal(err)
+	_, err := gp.Client()
+	if err == nil {
+		t.Fatal("a protocol 1-2 host accepted a protocol 3 plugin")
 	}
-	if v := gp.NegotiatedVersion(); v != wire.ProtocolLegacy {
-		t.Fatalf("negotiated protocol %d", v)
+	if !incompatible.MatchString(err.Error()) || !strings.Contains(err.Error(), "Plugin version: 3") {
+		t.Errorf("refusal does not name the plugin's version: %v", err)
 	}
-	raw, err := rpc.Dispense(wire.PluginKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := raw.(*wire.Client)
-	d, err := c.Describe(context.Background())
-	if err != nil || d.Protocol != wire.ProtocolLegacy {
-		t.Fatalf("describe %+v: %v", d, err)
-	}
-	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{"tag": "x"}
-	doc := textDoc(100)
-	var got []element.Element
-	err = c.Partition(context.Background(), "echo", doc, wire.Options{LegacyJSON: func() ([]byte, error) { return legacyOptions(&opts) }},
-		func(e element.Element) error { got = append(got, e); return nil }, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkEcho(t, got, doc)
 }

@@ -207,7 +207,7 @@ func (pl *pool) start() (*proc, error) {
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.ClientSets(),
 		Cmd:              cmd,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AllowedProtocols: wire.AllowedProtocols,
 		AutoMTLS:         true,
 		Managed:          true,
 		StartTimeout:     30 * time.Second,

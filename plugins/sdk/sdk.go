@@ -21,7 +21,7 @@
 //
 // Built as quarry-plugin-<name>, with its SHA-256 in quarry-plugin-<name>.sha256, in the plugin
 // directory, it is selected with strategy=mystrategy. The host runs it in its own process over
-// go-plugin (gRPC, mutual TLS), restarts it when it crashes or hangs, and post-processes its
+// go-plugin's net/rpc transport (mutual TLS over a private Unix socket), restarts it when it crashes or hangs, and post-processes its
 // elements (IDs, languages, hierarchy, chunking) like those of a built-in strategy: a strategy
 // sets only type, text and the metadata it knows, with page numbers starting at 1.
 package sdk
@@ -34,10 +34,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hashicorp/go-plugin"
-
 	"github.com/quarrydocs/quarry/contract"
-	"github.com/quarrydocs/quarry/plugins/internal/wire"
+	"github.com/quarrydocs/quarry/plugins/internal/rpcwire"
 )
 
 // The contract's types under the SDK's name, so a plugin can import the SDK alone.
@@ -53,7 +51,7 @@ type (
 )
 
 // ProtocolVersion is the plugin protocol this SDK serves.
-const ProtocolVersion = wire.ProtocolVersion
+const ProtocolVersion = rpcwire.ProtocolVersion
 
 // Strategy is one strategy served by a plugin.
 type Strategy struct {
@@ -100,21 +98,20 @@ func ServePlugin(p Plugin) {
 	}
 	srv := server(p)
 	go watchParent()
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig:  wire.Handshake,
-		VersionedPlugins: wire.ServerSets(srv),
-		GRPCServer:       plugin.DefaultGRPCServer,
-	})
+	if err := rpcwire.Serve(context.Background(), srv); err != nil {
+		fmt.Fprintln(os.Stderr, "quarry plugin:", err)
+		os.Exit(1)
+	}
 	os.Exit(0)
 }
 
-func server(p Plugin) *wire.Server {
-	srv := &wire.Server{Name: p.Name, Version: p.Version, MaxDocumentBytes: p.MaxDocumentBytes}
+func server(p Plugin) *rpcwire.Server {
+	srv := &rpcwire.Server{Name: p.Name, Version: p.Version, MaxDocumentBytes: p.MaxDocumentBytes}
 	for _, s := range p.Strategies {
-		srv.Strategies = append(srv.Strategies, wire.Strategy{Name: s.Name, MIMETypes: s.MIMETypes, Partition: s.Partition})
+		srv.Strategies = append(srv.Strategies, rpcwire.Strategy{Name: s.Name, MIMETypes: s.MIMETypes, Partition: s.Partition})
 	}
 	for _, o := range p.Options {
-		srv.Options = append(srv.Options, wire.OptionSpec{Key: o.Key, Help: o.Help})
+		srv.Options = append(srv.Options, rpcwire.OptionSpec{Key: o.Key, Help: o.Help})
 	}
 	if srv.Name == "" && len(p.Strategies) > 0 {
 		srv.Name = p.Strategies[0].Name
@@ -125,20 +122,20 @@ func server(p Plugin) *wire.Server {
 // ReportProgress sends a progress event for the current call (page of pages, and a stage such
 // as "ocr"). It is safe from any goroutine and does nothing outside a plugin call.
 func ReportProgress(ctx context.Context, page, pages int, stage string) {
-	wire.ReportProgress(ctx, page, pages, stage)
+	contract.ReportProgress(ctx, page, pages, stage)
 }
 
 // prepare applies the memory limit the host asked for. The host applies it from outside with
 // prlimit where it can; doing it here as well covers hosts without prlimit, and the soft Go
 // limit makes the collector work harder before the hard limit kills the process.
 func prepare() error {
-	v := os.Getenv(wire.EnvMemoryLimit)
+	v := os.Getenv(rpcwire.EnvMemoryLimit)
 	if v == "" {
 		return nil
 	}
 	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil || n == 0 {
-		return fmt.Errorf("bad %s=%q", wire.EnvMemoryLimit, v)
+		return fmt.Errorf("bad %s=%q", rpcwire.EnvMemoryLimit, v)
 	}
 	if err := setMemoryLimit(n, 4<<30); err != nil {
 		return fmt.Errorf("set memory limit: %w", err)
@@ -150,7 +147,7 @@ func prepare() error {
 // watchParent exits when the host is gone. Linux's parent-death signal normally kills the
 // plugin first; this covers other systems and a host thread that exited early.
 func watchParent() {
-	want, _ := strconv.Atoi(os.Getenv(wire.EnvHostPID))
+	want, _ := strconv.Atoi(os.Getenv(rpcwire.EnvHostPID))
 	if want == 0 {
 		want = os.Getppid()
 	}

@@ -5,17 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/rpc"
 	"os"
 	"slices"
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
+	"github.com/quarrydocs/quarry/plugins/internal/rpcwire"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
 )
 
 // Client is the host-side stub of one plugin process.
 type Client struct {
+	// rpc is the gRPC stub of a protocol 1-2 plugin, net the net/rpc client of a protocol 3
+	// one; exactly one is set.
 	rpc pluginv1.StrategyClient
+	net *rpc.Client
 	// version is the protocol negotiated in the handshake.
 	version int
 	desc    *pluginv1.DescribeResponse
@@ -35,7 +40,13 @@ func (c *Client) Describe(ctx context.Context) (*pluginv1.DescribeResponse, erro
 	if c.desc != nil {
 		return c.desc, nil
 	}
-	d, err := c.rpc.Describe(ctx, &pluginv1.DescribeRequest{})
+	var d *pluginv1.DescribeResponse
+	var err error
+	if c.net != nil {
+		d, err = c.describeNet(ctx)
+	} else {
+		d, err = c.rpc.Describe(ctx, &pluginv1.DescribeRequest{})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +56,9 @@ func (c *Client) Describe(ctx context.Context) (*pluginv1.DescribeResponse, erro
 	c.desc = d
 	return d, nil
 }
+
+// ProgressFunc receives a call's progress reports.
+type ProgressFunc func(page, pages int, stage string)
 
 // RemoteError is a typed error the plugin reported; the process is healthy.
 type RemoteError struct{ Err *contract.Error }
@@ -70,6 +84,9 @@ type Options struct {
 // not nil, receives progress events. A *RemoteError means the plugin answered with a typed
 // error; other errors are transport failures.
 func (c *Client) Partition(ctx context.Context, strategy string, doc *contract.Document, opts Options, emit contract.Emit, progress ProgressFunc) error {
+	if c.net != nil {
+		return c.partitionNet(ctx, strategy, doc, opts.Keys, emit, progress)
+	}
 	start := &pluginv1.PartitionStart{
 		Strategy: strategy, Filename: doc.Filename, MimeType: doc.MIMEType,
 		ContentType: doc.ContentType, Size: doc.Size,
@@ -183,24 +200,12 @@ func IsEmitError(err error) bool {
 // IsIncomplete reports whether err means the plugin closed the stream without a result.
 func IsIncomplete(err error) bool { return errors.Is(err, errIncomplete) }
 
-// EncodeKeys puts options on the wire, keys sorted so equal options make equal messages.
+// EncodeKeys puts options on the gRPC wire (protocol 2), keys sorted so equal options make
+// equal messages.
 func EncodeKeys(o contract.Options) []*pluginv1.Option {
 	out := make([]*pluginv1.Option, 0, len(o))
-	for _, k := range o.Keys() {
-		out = append(out, &pluginv1.Option{Key: k, Values: o[k]})
+	for _, op := range rpcwire.EncodeKeys(o) {
+		out = append(out, &pluginv1.Option{Key: op.Key, Values: op.Values})
 	}
 	return out
-}
-
-// DecodeKeys is EncodeKeys' inverse; a repeated key keeps its last values.
-func DecodeKeys(opts []*pluginv1.Option) contract.Options {
-	o := make(contract.Options, len(opts))
-	for _, op := range opts {
-		vs := op.Values
-		if vs == nil {
-			vs = []string{} // present with no items: an empty list, not an absent key
-		}
-		o[op.Key] = vs
-	}
-	return o
 }

@@ -1,0 +1,321 @@
+package rpcwire
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/yamux"
+)
+
+// ErrNotLaunched means the process was not started by a Quarry host (no magic cookie).
+var ErrNotLaunched = errors.New("this program is a Quarry plugin: the quarry host starts it (see plugins/README.md); it does nothing on its own")
+
+// Serve runs the plugin side of the transport for srv: it checks the magic cookie, listens,
+// prints the handshake line on stdout and serves until the host says Quit (nil) or ctx ends.
+// It fails before the handshake when the process was not launched by a host.
+func Serve(ctx context.Context, srv *Server) error {
+	if os.Getenv(MagicCookieKey) != MagicCookieValue {
+		return ErrNotLaunched
+	}
+	ln, err := Listen()
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if _, err := fmt.Fprintln(os.Stdout, ln.Line()); err != nil {
+		return fmt.Errorf("rpcwire: write handshake: %w", err)
+	}
+	// The handshake is the last thing the host reads on stdout; anything a strategy prints
+	// goes to stderr, where the host keeps the tail to explain a failure.
+	os.Stdout = os.Stderr
+	// An interrupt from the terminal reaches the whole process group: the host decides when
+	// its plugins stop (go-plugin's plugins ignore it the same way). Notify, not Ignore, so
+	// helper processes do not inherit an ignored SIGINT.
+	intr := make(chan os.Signal, 1)
+	signal.Notify(intr, os.Interrupt)
+	go func() {
+		for range intr {
+		}
+	}()
+	return ln.Serve(ctx, srv)
+}
+
+// Listener is the plugin's socket with what the handshake announces.
+type Listener struct {
+	ln      net.Listener
+	path    string
+	version int
+	tls     *tls.Config
+	cert    string
+	// Log receives connection failures (a client without the host's certificate); nil: stderr.
+	Log func(format string, args ...any)
+}
+
+// Listen negotiates the protocol version, creates the Unix socket (in PLUGIN_UNIX_SOCKET_DIR,
+// else the temporary directory, which the Quarry host makes private to the process) and,
+// when the host sent its certificate, the TLS configuration that accepts that certificate
+// only.
+func Listen() (*Listener, error) {
+	l := &Listener{version: negotiate(os.Getenv(envProtocolVersions))}
+	if pem := os.Getenv(envClientCert); pem != "" {
+		cfg, der, err := serverTLS([]byte(pem))
+		if err != nil {
+			return nil, err
+		}
+		l.tls, l.cert = cfg, base64.RawStdEncoding.EncodeToString(der)
+	}
+	f, err := os.CreateTemp(os.Getenv(envSocketDir), "plugin")
+	if err != nil {
+		return nil, fmt.Errorf("rpcwire: socket path: %w", err)
+	}
+	l.path = f.Name()
+	f.Close()
+	if err := os.Remove(l.path); err != nil {
+		return nil, fmt.Errorf("rpcwire: socket path: %w", err)
+	}
+	if l.ln, err = net.Listen("unix", l.path); err != nil {
+		return nil, fmt.Errorf("rpcwire: listen: %w", err)
+	}
+	return l, nil
+}
+
+// negotiate picks the version to announce: ProtocolVersion, which the host offers or not (a
+// host that does not speak it refuses the plugin naming both versions).
+func negotiate(offered string) int {
+	for _, s := range strings.Split(offered, ",") {
+		if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && v == ProtocolVersion {
+			return v
+		}
+	}
+	return ProtocolVersion
+}
+
+// Line is the handshake line: CORE|VERSION|NETWORK|ADDR|PROTOCOL|CERT.
+func (l *Listener) Line() string {
+	return fmt.Sprintf("%d|%d|unix|%s|netrpc|%s", CoreProtocol, l.version, l.path, l.cert)
+}
+
+// Addr is the socket's path.
+func (l *Listener) Addr() string { return l.path }
+
+// Close stops listening and removes the socket.
+func (l *Listener) Close() error {
+	err := l.ln.Close()
+	os.Remove(l.path)
+	return err
+}
+
+func (l *Listener) logf(format string, args ...any) {
+	if l.Log != nil {
+		l.Log(format, args...)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "quarry plugin: "+format+"\n", args...)
+}
+
+// Serve accepts the host's connections and serves each until the host says Quit (nil), ctx
+// ends (its error) or the listener fails.
+func (l *Listener) Serve(ctx context.Context, srv *Server) error {
+	quit := make(chan struct{})
+	var once sync.Once
+	stop := func() { once.Do(func() { close(quit) }) }
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			c, err := l.ln.Accept()
+			if err != nil {
+				errc <- fmt.Errorf("rpcwire: accept: %w", err)
+				return
+			}
+			go l.serveConn(c, srv, stop)
+		}
+	}()
+	select {
+	case <-quit:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-errc:
+		return err
+	}
+}
+
+// serveConn authenticates one connection and serves go-plugin's session on it.
+func (l *Listener) serveConn(c net.Conn, srv *Server, quit func()) {
+	if l.tls != nil {
+		tc := tls.Server(c, l.tls)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := tc.HandshakeContext(ctx)
+		cancel()
+		if err != nil {
+			l.logf("refused a connection: %v", err)
+			c.Close()
+			return
+		}
+		c = tc
+	}
+	if err := serveSession(c, srv, quit); err != nil {
+		l.logf("%v", err)
+	}
+}
+
+// serveSession serves one host connection: the control stream, the two standard streams and
+// the dispensed Strategy service. Every call still running when the session ends is cancelled.
+func serveSession(c io.ReadWriteCloser, srv *Server, quit func()) error {
+	cfg := yamux.DefaultConfig()
+	cfg.LogOutput = io.Discard
+	sess, err := yamux.Server(c, cfg)
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("rpcwire: session: %w", err)
+	}
+	defer sess.Close()
+	control, err := sess.Accept()
+	if err != nil {
+		return nil // the host went away before it started
+	}
+	// go-plugin streams the plugin's stdout and stderr to the host over these; a Quarry plugin
+	// leaves them on the process's own stderr, which the host reads directly. Closing them
+	// tells the host's copiers that nothing comes.
+	for range 2 {
+		s, err := sess.Accept()
+		if err != nil {
+			return nil
+		}
+		s.Close()
+	}
+	calls := srv.session()
+	defer calls.close()
+	b := &broker{sess: sess, pending: map[uint32]bool{}}
+	go b.run(func(conn net.Conn) {
+		if err := serveRPC(conn, calls.methods(), nil); err != nil {
+			fmt.Fprintf(os.Stderr, "quarry plugin: %v\n", err)
+			sess.Close() // a broken Strategy stream leaves nothing to serve
+		}
+	})
+	methods := map[string]method{
+		"Control.Ping": handle(func(bool) (struct{}, error) { return struct{}{}, nil }),
+		"Control.Quit": handle(func(bool) (struct{}, error) { return struct{}{}, nil }),
+		"Dispenser.Dispense": handle(func(name string) (uint32, error) {
+			if name != PluginKey {
+				return 0, fmt.Errorf("unknown plugin type: %s", name)
+			}
+			return b.reserve(), nil
+		}),
+	}
+	return serveRPC(control, methods, func(name string) {
+		if name == "Control.Quit" {
+			quit()
+		}
+	})
+}
+
+// broker accepts the streams the host opens for dispensed services: each starts with the
+// little-endian uint32 id Dispense returned, which the plugin writes back to acknowledge it.
+type broker struct {
+	sess    *yamux.Session
+	mu      sync.Mutex
+	next    uint32
+	pending map[uint32]bool
+}
+
+func (b *broker) reserve() uint32 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.next++
+	b.pending[b.next] = true
+	return b.next
+}
+
+func (b *broker) take(id uint32) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ok := b.pending[id]
+	delete(b.pending, id)
+	return ok
+}
+
+func (b *broker) run(serve func(net.Conn)) {
+	for {
+		s, err := b.sess.AcceptStream()
+		if err != nil {
+			return
+		}
+		go func() {
+			_ = s.SetReadDeadline(time.Now().Add(10 * time.Second))
+			var id uint32
+			if err := binary.Read(s, binary.LittleEndian, &id); err != nil || !b.take(id) {
+				s.Close()
+				return
+			}
+			_ = s.SetReadDeadline(time.Time{})
+			if err := binary.Write(s, binary.LittleEndian, id); err != nil {
+				s.Close()
+				return
+			}
+			serve(s)
+		}()
+	}
+}
+
+// serverTLS is the plugin's side of go-plugin's AutoMTLS: a fresh self-signed certificate for
+// "localhost" (the name the host verifies), and a configuration that requires the client to
+// present the certificate the host passed in the environment.
+func serverTLS(clientPEM []byte) (*tls.Config, []byte, error) {
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(clientPEM) {
+		return nil, nil, fmt.Errorf("rpcwire: %s holds no certificate", envClientCert)
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rpcwire: key: %w", err)
+	}
+	sn, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
+	if err != nil {
+		return nil, nil, fmt.Errorf("rpcwire: serial: %w", err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          sn,
+		Subject:               pkix.Name{CommonName: "localhost"},
+		DNSNames:              []string{"localhost"},
+		NotBefore:             time.Now().Add(-time.Minute),
+		NotAfter:              time.Now().Add(10 * 365 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rpcwire: certificate: %w", err)
+	}
+	cfg := &tls.Config{
+		Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}},
+		ClientAuth:   tls.RequireAndVerifyClientCert,
+		ClientCAs:    pool,
+		MinVersion:   tls.VersionTLS12,
+	}
+	return cfg, der, nil
+}
+
+// ServeConn serves one host connection that is already authenticated (or needs no TLS: tests
+// over an in-memory pipe) until the host hangs up or says Quit.
+func ServeConn(c io.ReadWriteCloser, srv *Server) error { return serveSession(c, srv, func() {}) }
