@@ -115,7 +115,10 @@ type space struct {
 
 // pageInfo is one listed page.
 type pageInfo struct {
-	ID       string
+	ID string
+	// SpaceID is the page's space now (Cloud v2 answers carry it): a page moved to another
+	// space after listing is judged by that space's permissions.
+	SpaceID  string
 	Title    string
 	Version  string
 	Created  string
@@ -277,6 +280,7 @@ func (s *Source) listPages(ctx context.Context, sp space, yield func(pageInfo) e
 func (s *Source) pageInfo(r map[string]any) pageInfo {
 	p := pageInfo{ID: idString(r["id"]), Title: str(r["title"]), Version: idString(dig(r, "version", "number"))}
 	if s.c.cloud {
+		p.SpaceID = idString(r["spaceId"])
 		p.Created, p.Modified = str(r["createdAt"]), str(dig(r, "version", "createdAt"))
 	} else {
 		p.Created, p.Modified = str(dig(r, "history", "createdDate")), str(dig(r, "version", "when"))
@@ -480,18 +484,78 @@ func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadClos
 		return nil, fmt.Errorf("confluence: document id %q is not <space>/<page>.html or <space>/<page>/<file>", doc.ID)
 	}
 	if pageID, file, isAttachment := strings.Cut(rest, "/"); isAttachment {
-		return s.openAttachment(ctx, doc, pageID, file)
+		rc, err := s.openAttachment(ctx, doc, pageID, file)
+		if err != nil {
+			return nil, err
+		}
+		if s.c.cloud {
+			// An attachment carries its page's permissions: checked again the same way.
+			if err := s.recheckPermissions(ctx, doc, spaceKey, pageID, ""); err != nil {
+				rc.Close()
+				return nil, err
+			}
+		}
+		return rc, nil
 	}
 	pageID := strings.TrimSuffix(rest, ".html")
 	p, err := s.fetchPage(ctx, pageID)
 	if err != nil {
 		return nil, err
 	}
+	if s.c.cloud {
+		// After the content is read: what is indexed is never newer than the check.
+		if err := s.recheckPermissions(ctx, doc, spaceKey, pageID, p.SpaceID); err != nil {
+			return nil, err
+		}
+	}
 	html, err := s.pageHTML(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	return io.NopCloser(strings.NewReader(html)), nil
+}
+
+// ErrPermissionsChanged is returned by Open for a page whose permissions changed between the
+// listing and the read: its content may be meant for fewer people than the listed
+// permissions_data says.
+var ErrPermissionsChanged = errors.New("its permissions changed after it was listed; not indexed with the old ones (the next run indexes it with the new)")
+
+// recheckPermissions computes a Cloud page's permissions again (its space's, its ancestors'
+// and its own restrictions: a page restricted, or moved under a restricted parent or to another
+// space, since the listing) and fails unless they are the ones it was listed with. Listing and
+// reading may be hours apart on a large site; without this, content written after a page was
+// restricted went out with the permissions from before.
+func (s *Source) recheckPermissions(ctx context.Context, doc connectors.Document, spaceKey, pageID, spaceID string) error {
+	listed, _ := doc.DataSource["permissions_version"].(string)
+	if listed == "" {
+		return fmt.Errorf("confluence: page %s: listed without a permissions digest; not indexed", pageID)
+	}
+	if spaceID == "" {
+		sp, err := s.lookupSpace(ctx, spaceKey)
+		if err != nil {
+			return err
+		}
+		spaceID = sp.ID
+	}
+	fail := func(err error) error {
+		return fmt.Errorf("confluence: page %s: permissions could not be checked again before indexing: %w", pageID, err)
+	}
+	spacePerms, err := s.c.spacePermissions(ctx, spaceID)
+	if err != nil {
+		return fail(err)
+	}
+	pd, err := s.pagePermissions(ctx, pageID, spacePerms, &runCache{restrictions: map[string]map[string]any{}, ancestors: map[string][]string{}})
+	if err != nil {
+		return fail(err)
+	}
+	now, err := aclDigest(pd)
+	if err != nil {
+		return fail(err)
+	}
+	if now != listed {
+		return fmt.Errorf("confluence: page %s: %w", pageID, ErrPermissionsChanged)
+	}
+	return nil
 }
 
 // Check reads one space (proving the URL and credentials), then each configured space; on Cloud

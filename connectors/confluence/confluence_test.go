@@ -459,7 +459,12 @@ func TestExtractImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := open(t, src, connectors.Document{ID: "DEV/11.html"})
+	// On Cloud a page opens only as listed (with the permissions it is checked against).
+	docs, err := listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := open(t, src, byID(docs)["DEV/11.html"])
 	for _, img := range []string{"\x89PNG fake diagram", "\x89PNG absolute"} {
 		if !strings.Contains(html, `src="data:image/png;base64,`+base64.StdEncoding.EncodeToString([]byte(img))+`"`) {
 			t.Errorf("image %q not inlined:\n%s", img, html)
@@ -487,7 +492,7 @@ func TestExtractImages(t *testing.T) {
 	var logs bytes.Buffer
 	src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
 	delete(f.Files, "download/attachments/11/abs.png")
-	html = open(t, src, connectors.Document{ID: "DEV/11.html"})
+	html = open(t, src, byID(docs)["DEV/11.html"])
 	if !strings.Contains(html, base64.StdEncoding.EncodeToString([]byte("\x89PNG fake diagram"))) || !strings.Contains(html, `/download/attachments/11/abs.png"`) {
 		t.Errorf("with a broken image: %s", html)
 	}
@@ -534,9 +539,10 @@ func TestExtractFiles(t *testing.T) {
 	if got := open(t, src, att); got != "%PDF-1.4 fake report" {
 		t.Errorf("attachment content %q", got)
 	}
-	// From the ID alone (a job record without data_source), the standard download path.
-	if got := open(t, src, connectors.Document{ID: att.ID}); got != "%PDF-1.4 fake report" {
-		t.Errorf("attachment by ID %q", got)
+	// From the ID alone (no data_source, so no permissions to check it against): refused on
+	// Cloud rather than indexed without access control.
+	if _, err := src.Open(context.Background(), connectors.Document{ID: att.ID}); err == nil || !strings.Contains(err.Error(), "without a permissions digest") {
+		t.Errorf("attachment by ID alone: %v", err)
 	}
 	// A page whose body cannot be fetched is still listed (its Open fails on its own).
 	f.Broken = map[string]bool{"11": true}

@@ -1,0 +1,88 @@
+package confluence
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Listing and reading a page may be hours apart (the listing enqueues every page; workers read
+// them later). Permissions were computed only at listing, so content read after a page was
+// restricted, or moved under a restricted parent or into another space, was emitted with the
+// permissions from before: exposed to everyone the listing allowed. Open now computes them
+// again after reading the content and refuses the page unless they are unchanged.
+func TestAttackPermissionsChangedAfterListing(t *testing.T) {
+	f := cloudSite(t)
+	cfg := cloudConfig(f, &sleeper{})
+	cfg.Spaces = []string{"DEV"}
+	cfg.ExtractFiles = true
+	cfg.MediaHosts = []string{f.MediaHost()}
+	src, err := NewSource(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byID(docs)
+	for _, id := range []string{"DEV/11.html", "DEV/13.html", "DEV/15.html"} {
+		if m[id].DataSource["permissions_version"] == nil {
+			t.Fatalf("%s listed without permissions", id)
+		}
+	}
+	page := func(id string) int {
+		for i := range f.Pages {
+			if f.Pages[i].ID == id {
+				return i
+			}
+		}
+		t.Fatalf("no page %s", id)
+		return -1
+	}
+	// Between listing and reading: 13 restricted to one user, 15 moved under the restricted
+	// page 12, 11 unchanged.
+	f.Pages[page("13")].ReadUsers = []string{"acc-carol"}
+	f.Pages[page("15")].Parent = "12"
+	var attachment string
+	for id := range m {
+		if strings.HasPrefix(id, "DEV/11/") {
+			attachment = id
+		}
+	}
+	if attachment == "" {
+		t.Fatalf("no attachment of page 11 listed: %v", ids(docs))
+	}
+	if rc, err := src.Open(context.Background(), m[attachment]); err != nil {
+		t.Errorf("attachment of an unchanged page: %v", err)
+	} else {
+		rc.Close()
+	}
+	f.Pages[page("11")].ReadGroups = []string{"grp-leads"}
+	if _, err := src.Open(context.Background(), m[attachment]); !errors.Is(err, ErrPermissionsChanged) {
+		t.Errorf("attachment opened after its page was restricted: %v", err)
+	}
+	f.Pages[page("11")].ReadGroups = nil
+	for _, id := range []string{"DEV/13.html", "DEV/15.html"} {
+		if _, err := src.Open(context.Background(), m[id]); !errors.Is(err, ErrPermissionsChanged) {
+			t.Errorf("%s opened after its permissions narrowed: %v", id, err)
+		}
+	}
+	if rc, err := src.Open(context.Background(), m["DEV/11.html"]); err != nil {
+		t.Errorf("unchanged page: %v", err)
+	} else {
+		rc.Close()
+	}
+	// Moved to another space (other readers).
+	f.Pages[page("11")].Space = "OPS"
+	if _, err := src.Open(context.Background(), m["DEV/11.html"]); !errors.Is(err, ErrPermissionsChanged) {
+		t.Errorf("page moved to another space opened: %v", err)
+	}
+	f.Pages[page("11")].Space = "DEV"
+	// Permissions that cannot be read again fail closed.
+	f.Fail("content/11/restriction", 403, "", -1)
+	if _, err := src.Open(context.Background(), m["DEV/11.html"]); err == nil || !strings.Contains(err.Error(), "could not be checked again") {
+		t.Errorf("permissions unreadable at open: %v", err)
+	}
+}
