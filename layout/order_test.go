@@ -400,3 +400,22 @@ func TestOrderBannerOverColumns(t *testing.T) {
 		t.Errorf("column heading: order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
 	}
 }
+
+// A watermark across two columns (DRAFT set at 120 pt, turned 60°, drawn over the text) and
+// a picture under them (a tinted background): neither is part of the flow's geometry, so the
+// columns are still read one after the other; the watermark's text comes after the page's,
+// the picture before it. Before, both crossed the gutter and the columns were read across.
+func TestOrderWatermarkAndBackgroundOverColumns(t *testing.T) {
+	l, _ := column(72, 700, "L", 42, 6, 5, 6)
+	r, _ := column(320, 700, "R", 42, 5, 6, 6)
+	mark := "BT /F2 120 Tf 0.5 0.866 -0.866 0.5 330 250 Tm (DRAFT) Tj ET\n"
+	els := wantOrder(t, l+mark+r, "L1", "L2", "L3", "R1", "R2", "R3")
+	// (Its letters are read one by one: text set at a slant is no line of pdfminer's.)
+	if last := els[len(els)-1]; strings.Trim(last.Text, "DRAFT ") != "" || len(strings.Fields(last.Text)) != 5 {
+		t.Errorf("last element %s %q, want the watermark", last.Type, last.Text)
+	}
+	els = imagePage(t, "q 480 0 0 500 66 250 cm /Im1 Do Q\n"+l+r)
+	if got, want := tagOrder(t, els), []string{"Image", "L1", "L2", "L3", "R1", "R2", "R3"}; !slices.Equal(got, want) {
+		t.Errorf("background: order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+}

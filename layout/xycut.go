@@ -22,6 +22,8 @@ func xyCut(rs []region, gutter, body float64, rules []hrule) []int {
 		idx[i] = i
 	}
 	out := make([]int, 0, len(rs))
+	idx, under, over := overlays(rs, idx, body)
+	out = append(out, under...)
 	var rec func(ids []int, depth int)
 	rec = func(ids []int, depth int) {
 		if len(ids) <= 1 || depth > 200 {
@@ -56,8 +58,51 @@ func xyCut(rs []region, gutter, body float64, rules []hrule) []int {
 		slices.SortStableFunc(ids, func(a, b int) int { return cmpTopLeft(rs[a].b, rs[b].b) })
 		out = append(out, ids...)
 	}
-	rec(idx, 0)
-	return out
+	if len(idx) > 0 {
+		rec(idx, 0)
+	}
+	return append(out, over...)
+}
+
+// overlays takes out of ids the regions drawn over the page's text rather than beside it,
+// each holding the centres of two or more other regions: a picture under running text (a
+// background, a tinted panel), read before the page, and text set large or turned across
+// it (a DRAFT or CONFIDENTIAL watermark, a stamp), read after it. Left in, either crosses
+// every gutter it spans, so the page could only be cut into bands and its columns would be
+// read across. Pictures holding text are found among text only by their size (more than
+// 100 points each way); text must be set at twice the body size or turned.
+func overlays(rs []region, ids []int, body float64) (flow, under, over []int) {
+	for _, i := range ids {
+		r := &rs[i]
+		cand := r.typ == element.Image && r.b.w() > 100 && r.b.h() > 100
+		if r.typ == "" && len(r.lines) > 0 {
+			size, turned := 0.0, 0
+			for _, l := range r.lines {
+				size = max(size, l.size)
+				if l.turned {
+					turned++
+				}
+			}
+			cand = size >= 2*body || 2*turned > len(r.lines)
+		}
+		n := 0
+		for _, j := range ids {
+			if cand && j != i && r.b.contains((rs[j].b.x0+rs[j].b.x1)/2, (rs[j].b.y0+rs[j].b.y1)/2) {
+				if n++; n >= 2 {
+					break
+				}
+			}
+		}
+		switch {
+		case n < 2:
+			flow = append(flow, i)
+		case r.typ == element.Image:
+			under = append(under, i)
+		default:
+			over = append(over, i)
+		}
+	}
+	return flow, under, over
 }
 
 // bandTop is the top of the regions ids.
