@@ -682,7 +682,9 @@ func absorbFragments(bs []region, body float64) []region {
 		small := fs < 0.9*body
 		for j := range bs {
 			t := &bs[j]
-			if j == i || gone[j] || len(t.lines) <= len(f.lines) {
+			// Nor does a fragment join turned text: a watermark set across the page holds
+			// small pieces of the text under it in its box.
+			if j == i || gone[j] || len(t.lines) <= len(f.lines) || t.lines[0].turned {
 				continue
 			}
 			// A piece lying wholly inside a block with more lines (a word a justified line

@@ -407,9 +407,12 @@ func TestOrderBannerOverColumns(t *testing.T) {
 // the picture before it. Before, both crossed the gutter and the columns were read across.
 func TestOrderWatermarkAndBackgroundOverColumns(t *testing.T) {
 	l, _ := column(72, 700, "L", 42, 6, 5, 6)
-	r, _ := column(320, 700, "R", 42, 5, 6, 6)
+	r, y := column(320, 700, "R", 42, 5, 6, 6)
 	mark := "BT /F2 120 Tf 0.5 0.866 -0.866 0.5 330 250 Tm (DRAFT) Tj ET\n"
-	els := wantOrder(t, l+mark+r, "L1", "L2", "L3", "R1", "R2", "R3")
+	// Two lines of a listing in small type under the watermark stay text of their own, not
+	// the watermark's (small type overlapping a block of larger type joins it otherwise).
+	code := pdftest.Text("F1", 8, 320, y, "C1 FUNCTION {emphasize}") + pdftest.Text("F1", 8, 330, y-10, "{ duplicate$ empty$ }")
+	els := wantOrder(t, l+mark+r+code, "L1", "L2", "L3", "R1", "R2", "R3", "C1")
 	// (Its letters are read one by one: text set at a slant is no line of pdfminer's.)
 	if last := els[len(els)-1]; strings.Trim(last.Text, "DRAFT ") != "" || len(strings.Fields(last.Text)) != 5 {
 		t.Errorf("last element %s %q, want the watermark", last.Type, last.Text)
