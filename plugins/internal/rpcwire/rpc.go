@@ -44,14 +44,13 @@ var ErrTooBig = errors.New("rpcwire: message too long")
 
 // serveRPC serves methods on conn until the peer hangs up or sends something malformed; the
 // error says which (nil for a clean end of stream). after, when not nil, runs after a
-// method's reply is written (Control.Quit exits the process then).
+// method's reply is written (Control.Quit exits the process then). It does not wait for the
+// calls in progress: the caller cancels them, and their replies then fail on the closed conn.
 func serveRPC(conn io.ReadWriteCloser, methods map[string]method, after func(name string)) error {
 	defer conn.Close()
 	dec := gob.NewDecoder(&frameLimit{r: bufio.NewReader(conn), max: MaxMessage})
 	w := bufio.NewWriter(conn)
 	out := &replier{w: w, enc: gob.NewEncoder(w)}
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	for {
 		var req request
 		if err := dec.Decode(&req); err != nil {
@@ -77,9 +76,7 @@ func serveRPC(conn io.ReadWriteCloser, methods map[string]method, after func(nam
 			_ = out.reply(req, nil, "rpcwire: bad argument: "+err.Error())
 			return fmt.Errorf("rpcwire: read argument of %s: %w", req.ServiceMethod, err)
 		}
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			r, err := answer()
 			msg := ""
 			if err != nil {

@@ -178,7 +178,7 @@ func (l *Listener) serveConn(c net.Conn, srv *Server, quit func()) {
 }
 
 // serveSession serves one host connection: the control stream, the two standard streams and
-// the dispensed Strategy service. Every call still running when the session ends is cancelled.
+// the dispensed Strategy service.
 func serveSession(c io.ReadWriteCloser, srv *Server, quit func()) error {
 	cfg := yamux.DefaultConfig()
 	cfg.LogOutput = io.Discard
@@ -202,11 +202,9 @@ func serveSession(c io.ReadWriteCloser, srv *Server, quit func()) error {
 		}
 		s.Close()
 	}
-	calls := srv.session()
-	defer calls.close()
 	b := &broker{sess: sess, pending: map[uint32]bool{}}
 	go b.run(func(conn net.Conn) {
-		if err := serveRPC(conn, calls.methods(), nil); err != nil {
+		if err := srv.serveStream(conn); err != nil {
 			fmt.Fprintf(os.Stderr, "quarry plugin: %v\n", err)
 			sess.Close() // a broken Strategy stream leaves nothing to serve
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -72,11 +73,19 @@ func moduleVersion() string {
 	return "(devel)"
 }
 
-// calls are the partition calls of one host session.
+// serveStream serves the Strategy service on one stream; every call still running when the
+// stream ends, however it ends, is cancelled.
+func (s *Server) serveStream(conn io.ReadWriteCloser) error {
+	cs := s.session()
+	defer cs.close()
+	return serveRPC(conn, cs.methods(), nil)
+}
+
+// calls are the partition calls of one Strategy stream.
 type calls struct {
 	srv *Server
 	ctx context.Context
-	// cancel ends every call of the session (the host hung up).
+	// cancel ends every call of the stream (the host hung up).
 	cancel context.CancelFunc
 	mu     sync.Mutex
 	next   uint64
