@@ -162,6 +162,47 @@ func byExtension(name string) string {
 	return "application/octet-stream"
 }
 
+// deadProxy is where LibreOffice's network requests are sent: port 9 (discard) on loopback,
+// where nothing answers, so every fetch fails at once.
+const deadProxy = "127.0.0.1:9"
+
+// noNetworkEnv overrides the proxy variables LibreOffice (and the curl it fetches with) reads,
+// last in the environment so they win over the operator's own proxy.
+var noNetworkEnv = []string{
+	"http_proxy=http://" + deadProxy, "https_proxy=http://" + deadProxy, "ftp_proxy=http://" + deadProxy,
+	"all_proxy=http://" + deadProxy, "HTTP_PROXY=http://" + deadProxy, "HTTPS_PROXY=http://" + deadProxy,
+	"FTP_PROXY=http://" + deadProxy, "ALL_PROXY=http://" + deadProxy, "no_proxy=", "NO_PROXY=",
+}
+
+// profileSettings are written into each conversion's fresh profile. LibreOffice fetches what a
+// document links to while converting it: an .fods with <draw:image xlink:href="http://…"> made
+// the server send GET (and OPTIONS) requests to any address the uploader chose — loopback, the
+// cloud metadata service, the internal network — bypassing the connectors' outbound checks.
+// Every HTTP, HTTPS and FTP request now goes to a manual proxy that does not answer, with no
+// exceptions.
+const profileSettings = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetProxyType" oor:op="fuse"><value>2</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetHTTPProxyName" oor:op="fuse"><value>127.0.0.1</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetHTTPProxyPort" oor:op="fuse"><value>9</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetHTTPSProxyName" oor:op="fuse"><value>127.0.0.1</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetHTTPSProxyPort" oor:op="fuse"><value>9</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetFTPProxyName" oor:op="fuse"><value>127.0.0.1</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetFTPProxyPort" oor:op="fuse"><value>9</value></prop></item>
+<item oor:path="/org.openoffice.Inet/Settings"><prop oor:name="ooInetNoProxy" oor:op="fuse"><value></value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
+</oor:items>
+`
+
+// writeProfile seeds a new LibreOffice profile directory with profileSettings.
+func writeProfile(profile string) error {
+	user := filepath.Join(profile, "user")
+	if err := os.MkdirAll(user, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(user, "registrymodifications.xcu"), []byte(profileSettings), 0o600)
+}
+
 // Converter runs LibreOffice. The zero value looks soffice up on PATH and uses DefaultTimeout.
 type Converter struct {
 	// Binary is the LibreOffice executable; "" means $QUARRY_SOFFICE, else soffice (or
@@ -319,6 +360,9 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		removeSockets(sockets)
 		g.release()
 	}()
+	if err := writeProfile(filepath.Join(dir, "profile")); err != nil {
+		return nil, fmt.Errorf("office: profile: %w", err)
+	}
 	in := filepath.Join(dir, "document"+ext)
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("office: write input: %w", err)
@@ -344,7 +388,7 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		cmd := exec.CommandContext(runCtx, path, args...)
 		cmd.Dir = dir
 		// HOME points into the temporary directory so nothing is written to the user's home.
-		cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
+		cmd.Env = append(append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), noNetworkEnv...)
 		setGroup(cmd)
 		// soffice.bin is started directly so the parent-death signal reaches the converting
 		// process; what it forks is covered by the guard.
