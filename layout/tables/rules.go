@@ -134,6 +134,44 @@ func mergeV(vs []vrule) []vrule {
 	return out
 }
 
+// bridgeShortVerticals extends the vertical rules that stop just short of a horizontal rule at
+// both ends to meet them. LaTeX's booktabs pads its rules (\toprule, \midrule) with a few
+// points of space that a column rule (a | in the column spec) does not cross, so the column
+// rules of such a table float between the horizontal ones and never join them into one grid.
+// Both ends must have a horizontal rule spanning the vertical's position within maxGap
+// (touching counts; no other horizontal rule between), so a rule beside a paragraph, or one
+// ending near a single line, is left alone.
+func bridgeShortVerticals(hs []hrule, vs []vrule, maxGap float64) {
+	if len(hs) == 0 {
+		return
+	}
+	// hs is sorted by height (mergeH); only the rules within maxGap of an end are looked at,
+	// at most maxLook of them, so a page of a million segments costs linear work.
+	const maxLook = 64
+	spans := func(h hrule, x float64) bool { return x >= h.x0-ruleTol && x <= h.x1+ruleTol }
+	for i := range vs {
+		v := &vs[i]
+		above, below := math.Inf(1), math.Inf(-1)
+		k := sort.Search(len(hs), func(k int) bool { return hs[k].y >= v.y1-ruleTol })
+		for n := 0; k < len(hs) && hs[k].y <= v.y1+maxGap && n < maxLook; k, n = k+1, n+1 {
+			if spans(hs[k], v.x) {
+				above = hs[k].y
+				break
+			}
+		}
+		k = sort.Search(len(hs), func(k int) bool { return hs[k].y > v.y0+ruleTol }) - 1
+		for n := 0; k >= 0 && hs[k].y >= v.y0-maxGap && n < maxLook; k, n = k-1, n+1 {
+			if spans(hs[k], v.x) {
+				below = hs[k].y
+				break
+			}
+		}
+		if above-v.y1 <= maxGap && v.y0-below <= maxGap {
+			v.y0, v.y1 = math.Min(v.y0, below), math.Max(v.y1, above)
+		}
+	}
+}
+
 // ruleGroup is a set of rules connected by crossings or touching ends.
 type ruleGroup struct {
 	hs  []hrule
