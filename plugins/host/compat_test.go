@@ -86,6 +86,64 @@ func TestCompatV1(t *testing.T) {
 	}
 }
 
+// A plugin built against protocol 2 (gRPC, options as keys; the SDK before protocol 3) still
+// works with this host: it is described with its own keys, receives the options as keys,
+// streams elements and progress, and its typed errors arrive as they are.
+func TestCompatV2(t *testing.T) {
+	h := newHost(t, Config{Workers: 1})
+	p, ok := h.Plugin("compatv2")
+	if !ok {
+		t.Fatal("compatv2 plugin not discovered")
+	}
+	d, err := p.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Protocol != wire.ProtocolGRPCKeys || d.Name != "compatv2" || fmt.Sprint(d.Strategies) != "[compatv2]" || len(d.Options) != 1 || d.Options[0].Key != "compatv2_volume" {
+		t.Fatalf("describe: %+v", d)
+	}
+	opts := engine.DefaultOptions()
+	opts.Strategy = "compatv2"
+	opts.IncludePageBreaks = true
+	opts.Languages = []string{"deu", "fra"}
+	opts.StartingPageNumber = 3
+	opts.Extra = map[string]string{"compatv2_volume": "11", "pdfminer_char_margin": "0.5"}
+	var pages []int
+	opts.Progress = func(p engine.Progress) { pages = append(pages, p.Page) }
+	doc := engine.NewDocument("in.txt", []byte("one\n\ntwo\fthree"))
+	doc.MIMEType = "text/plain"
+	var got []element.Element
+	err = p.Partitioner("compatv2").Partition(context.Background(), doc, &opts, func(e element.Element) error {
+		got = append(got, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, fmt.Sprintf("%d %s %s", *e.Metadata.PageNumber, e.Type, e.Text))
+	}
+	want := []string{
+		"1 NarrativeText one", "1 NarrativeText two", "1 PageBreak ",
+		"2 NarrativeText three",
+		`2 NarrativeText options strategy=compatv2 languages=["deu" "fra"] starting_page_number=3 char_margin=0.5 compatv2_volume=11`,
+		"2 PageBreak ",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("elements:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(pages) != "[1 2]" {
+		t.Errorf("progress pages %v", pages)
+	}
+	opts.Extra = map[string]string{"fail": "on purpose"}
+	err = p.Partitioner("compatv2").Partition(context.Background(), doc, &opts, func(element.Element) error { return nil })
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || ee.Msg != "compatv2 refuses: on purpose" {
+		t.Errorf("typed error: %v", err)
+	}
+}
+
 // A plugin announcing a protocol this host does not speak is refused with an error naming its
 // version and the host's, and no process is left behind.
 func TestProtocolMismatch(t *testing.T) {

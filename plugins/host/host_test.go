@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 	pluginDir = dir
 	// Describe answers go to a cache of this run's own, not the user's.
 	os.Setenv(EnvCacheDir, filepath.Join(dir, "cache"))
-	for name, pkg := range map[string]string{"misbehave": "./testdata/misbehave", "pdftotext": "../examples/pdftotext", "compatv1": "./testdata/compatv1"} {
+	for name, pkg := range map[string]string{"misbehave": "./testdata/misbehave", "pdftotext": "../examples/pdftotext", "compatv1": "./testdata/compatv1", "compatv2": "./testdata/compatv2"} {
 		out := filepath.Join(dir, Prefix+name)
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		cmd.Stderr = os.Stderr
