@@ -8,6 +8,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -102,6 +103,13 @@ func TestLargeImageMemory(t *testing.T) {
 // largeImagePeak reads a document with hi_res in a child process and returns the child's peak
 // resident memory in KB and the number of pages on which it read the test text.
 func largeImagePeak(t *testing.T, name string, data []byte, env ...string) (peakKB, pages int) {
+	peakKB, pages, _ = largeImageRun(t, name, data, env...)
+	return peakKB, pages
+}
+
+// largeImageRun is largeImagePeak that also returns the layout size of the page the text was
+// read on, as the elements' coordinates give it ("W×H").
+func largeImageRun(t *testing.T, name string, data []byte, env ...string) (peakKB, pages int, layout string) {
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
@@ -126,11 +134,14 @@ func largeImagePeak(t *testing.T, name string, data []byte, env ...string) (peak
 		if v, ok := strings.CutPrefix(l, "PAGES_READ="); ok {
 			pages, _ = strconv.Atoi(v)
 		}
+		if v, ok := strings.CutPrefix(l, "LAYOUT="); ok {
+			layout = v
+		}
 	}
 	if peakKB < 0 {
 		t.Fatalf("child reported no peak:\n%s", out)
 	}
-	return peakKB, pages
+	return peakKB, pages, layout
 }
 
 // TestMultiPageTIFFMemory: a multi-page colour TIFF is decoded a page at a time (a scanline
@@ -257,6 +268,7 @@ func largeImageChild(t *testing.T, path string) {
 	}
 	opts := engine.DefaultOptions()
 	opts.Strategy = "hi_res"
+	opts.Coordinates = true
 	els, err := engine.Partition(t.Context(), engine.NewDocument(filepath.Base(path), data), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -266,6 +278,10 @@ func largeImageChild(t *testing.T, path string) {
 	for _, e := range els {
 		text = append(text, e.Text)
 		if strings.Contains(e.Text, "warehouse inventory") && e.Metadata.PageNumber != nil {
+			if !pages[*e.Metadata.PageNumber] && e.Metadata.Coordinates != nil {
+				c := e.Metadata.Coordinates
+				fmt.Printf("LAYOUT=%v×%v at %v,%v\n", c.LayoutWidth, c.LayoutHeight, c.Points[0][0], c.Points[0][1])
+			}
 			pages[*e.Metadata.PageNumber] = true
 		}
 	}
@@ -325,5 +341,74 @@ func drawTable(t *testing.T, img *image.NRGBA, r image.Rectangle, cols, rows int
 			d.Dot = fixed.P(r.Min.X+i*cw+20, r.Min.Y+j*ch+ch/2+10)
 			d.DrawString(fmt.Sprintf("item %d-%d", j+1, i+1))
 		}
+	}
+}
+
+// TestHugeImageReadReduced: an image over scan.MaxRenderPixels (a 192-megapixel grey PNG of a
+// few hundred KB, 16,000 × 12,000, its text set twice the usual size, as a 400 DPI poster
+// scan) is read at the resolution that fits, as an oversized PDF page is rendered: the text
+// is read, the coordinates are in the image's own pixels (the layout is the full 16,000 ×
+// 12,000 and the text's box where it was drawn), and the peak stays near the one decoded
+// grey raster rather than the several full-size copies recognition made of it.
+func TestHugeImageReadReduced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("192-megapixel OCR")
+	}
+	const w, h, at, scale = 16000, 12000, 3000, 2
+	page := textPage(t, osdLines)
+	pb := page.Bounds()
+	var buf bytes.Buffer
+	buf.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		binary.Write(&buf, binary.BigEndian, uint32(len(data)))
+		crc := crc32.NewIEEE()
+		crc.Write([]byte(typ))
+		crc.Write(data)
+		buf.WriteString(typ)
+		buf.Write(data)
+		binary.Write(&buf, binary.BigEndian, crc.Sum32())
+	}
+	hdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(hdr, w)
+	binary.BigEndian.PutUint32(hdr[4:], h)
+	hdr[8] = 8 // 8-bit grey
+	chunk("IHDR", hdr)
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	row := make([]byte, 1+w)
+	for y := range h {
+		for i := 1; i < len(row); i++ {
+			row[i] = 255
+		}
+		if py := (y - at) / scale; y >= at && py < pb.Dy() {
+			for px := range pb.Dx() * scale {
+				row[1+at+px] = page.GrayAt(px/scale, py).Y
+			}
+		}
+		zw.Write(row)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	t.Logf("%d×%d grey PNG: %d KB", w, h, buf.Len()>>10)
+	peak, pages, layout := largeImageRun(t, "poster.png", buf.Bytes())
+	t.Logf("peak %d MB, layout %s", peak>>10, layout)
+	if pages != 1 {
+		t.Fatalf("text read on %d pages", pages)
+	}
+	var lw, lh, x, y float64
+	if _, err := fmt.Sscanf(layout, "%g×%g at %g,%g", &lw, &lh, &x, &y); err != nil || lw != w || lh != h {
+		t.Errorf("layout %q, want the image's %d×%d", layout, w, h)
+	}
+	if x < at-200 || x > at+400 || y < at-200 || y > at+800 {
+		t.Errorf("text box at %v,%v, want near where it was drawn (%d,%d)", x, y, at, at)
+	}
+	// The rows are reduced as they are decoded (a grey PNG through leptonica was held twice at
+	// full size, 405 MB peak): the reduced page (46 MB), recognition's copies of it and
+	// Tesseract peaked at 189 MB. Bounded at 1.25 full-size grey copies (229 MB).
+	if limit := 5 * w * h / 4 >> 10; peak > limit {
+		t.Errorf("peak %d MB, more than 1.25 full-size grey copies (%d MB)", peak>>10, limit>>10)
 	}
 }

@@ -6,6 +6,7 @@ package ocr
 #cgo LDFLAGS: -lleptonica
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <leptonica/allheaders.h>
 
 static int q_tiff_count(const l_uint8 *d, size_t n) {
@@ -61,6 +62,29 @@ static void q_copy(PIX *g, l_uint8 *dst) {
 	}
 }
 
+// q_copy_shrink is q_copy reducing by k (> 1): each dst pixel (dw = ceil(w/k) a row) is the
+// mean of a k × k block, so a page too large to be read whole is reduced straight from
+// leptonica's raster, never expanded to full size first. sum is dw words of scratch.
+static void q_copy_shrink(PIX *g, l_uint8 *dst, l_int32 k, l_uint32 *sum, l_uint32 *cnt) {
+	l_int32 w = pixGetWidth(g), h = pixGetHeight(g), wpl = pixGetWpl(g), d = pixGetDepth(g);
+	l_int32 dw = (w + k - 1) / k, dh = (h + k - 1) / k;
+	l_uint32 *data = pixGetData(g);
+	for (l_int32 by = 0; by < dh; by++) {
+		memset(sum, 0, sizeof(l_uint32) * dw);
+		memset(cnt, 0, sizeof(l_uint32) * dw);
+		for (l_int32 i = by * k; i < h && i < (by + 1) * k; i++) {
+			const l_uint32 *line = data + (size_t)i * wpl;
+			for (l_int32 j = 0; j < w; j++) {
+				l_uint32 v = d == 1 ? (((line[j >> 5] >> (31 - (j & 31))) & 1) ? 0 : 255) : GET_DATA_BYTE(line, j);
+				sum[j / k] += v;
+				cnt[j / k]++;
+			}
+		}
+		l_uint8 *o = dst + (size_t)by * dw;
+		for (l_int32 j = 0; j < dw; j++) o[j] = (l_uint8)((sum[j] + cnt[j] / 2) / cnt[j]);
+	}
+}
+
 static void q_destroy(PIX *p) { pixDestroy(&p); }
 
 // q_same reports whether two encoded images decode to equal PIXes (tests of the encoders).
@@ -106,6 +130,47 @@ func tiffFrames(data []byte) (int, error) {
 // decodeGrey decodes an image (PNG, JPEG, BMP, TIFF, GIF, WebP, PNM; frame ≥ 0 selects a TIFF
 // frame) with leptonica into an 8-bit grey image, copied once from leptonica's raster.
 func decodeGrey(data []byte, frame int) (*image.Gray, error) {
+	img, _, err := decodeGreyFit(data, frame, 0)
+	return img, err
+}
+
+// decodeGreyFit is decodeGrey reducing an image of more than limit pixels (0: no limit) by the
+// smallest whole factor k that fits, each pixel the mean of a k × k block; it returns k. An
+// image leptonica reads is reduced straight from its raster; one the row decoders read is
+// reduced once decoded, and the full-size copy dropped before recognition makes its own.
+func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, error) {
+	if len(data) == 0 {
+		return nil, 1, errors.New("empty image")
+	}
+	if err := scan.CheckSize(data, frame); err != nil {
+		return nil, 1, err
+	}
+	k := 1
+	if w, h, ok := scan.ImageSize(data, frame); ok && limit > 0 {
+		k = scan.ShrinkFactor(w, h, limit)
+	}
+	if k > 1 {
+		if frame < 0 {
+			if img, ok, err := decodePNGGreyShrunk(data, k); ok {
+				return img, k, err
+			}
+		}
+		if img, ok, err := decodeLeptonicaShrunk(data, frame, k); ok {
+			return img, k, err
+		}
+	}
+	img, err := decodeGreyFull(data, frame)
+	if err != nil || limit <= 0 {
+		return img, 1, err
+	}
+	b := img.Bounds()
+	k = scan.ShrinkFactor(b.Dx(), b.Dy(), limit)
+	return scan.Shrink(img, k), k, nil
+}
+
+// decodeGreyFull decodes at full size: the row decoders first (colour never becomes a 32-bit
+// raster), else leptonica.
+func decodeGreyFull(data []byte, frame int) (*image.Gray, error) {
 	if len(data) == 0 {
 		return nil, errors.New("empty image")
 	}
@@ -125,6 +190,31 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 		}
 	}
 	return decodeLeptonica(data, frame)
+}
+
+// decodeLeptonicaShrunk decodes with leptonica and reduces by k straight from its raster
+// (grey and bilevel images, which leptonica holds at 8 or 1 bits). ok is false for an image
+// the row decoders take (colour PNG, JPEG, TIFF), whose full 32-bit raster leptonica would
+// build: those are decoded row by row and reduced after.
+func decodeLeptonicaShrunk(data []byte, frame int, k int) (img *image.Gray, ok bool, err error) {
+	if rowDecoded(data, frame) {
+		return nil, false, nil
+	}
+	var code C.int
+	g := C.q_decode((*C.l_uint8)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(frame), &code)
+	if g == nil {
+		return nil, true, fmt.Errorf("cannot decode image (leptonica code %d)", int(code))
+	}
+	defer C.q_destroy(g)
+	w, h := int(C.pixGetWidth(g)), int(C.pixGetHeight(g))
+	if w <= 0 || h <= 0 || w*h > scan.MaxPixels {
+		return nil, true, fmt.Errorf("unsupported image size %dx%d", w, h)
+	}
+	dw, dh := (w+k-1)/k, (h+k-1)/k
+	img = image.NewGray(image.Rect(0, 0, dw, dh))
+	scratch := make([]C.l_uint32, 2*dw)
+	C.q_copy_shrink(g, (*C.l_uint8)(unsafe.Pointer(&img.Pix[0])), C.l_int32(k), &scratch[0], &scratch[dw])
+	return img, true, nil
 }
 
 // decodeLeptonica is decodeGrey through leptonica's readers.
@@ -151,4 +241,13 @@ func sameImage(a, b []byte) bool {
 		return false
 	}
 	return C.q_same((*C.l_uint8)(unsafe.Pointer(&a[0])), C.size_t(len(a)), (*C.l_uint8)(unsafe.Pointer(&b[0])), C.size_t(len(b))) != 0
+}
+
+// rowDecoded reports whether one of the row decoders (decodeTIFFGrey, decodePNGGrey,
+// decodeJPEGGrey) takes the image, from its header.
+func rowDecoded(data []byte, frame int) bool {
+	if tiffRowDecoded(data, frame) {
+		return true
+	}
+	return frame < 0 && (pngRowDecoded(data) || jpegRowDecoded(data))
 }

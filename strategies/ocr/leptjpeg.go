@@ -90,3 +90,12 @@ func decodeJPEGGrey(data []byte) (img *image.Gray, ok bool, err error) {
 	}
 	return nil, true, errors.New("cannot decode JPEG image")
 }
+
+// jpegRowDecoded reports whether decodeJPEGGrey takes the JPEG.
+func jpegRowDecoded(data []byte) bool {
+	if !bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}) {
+		return false
+	}
+	var w, h C.int
+	return C.q_jpeg_grey((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), nil, &w, &h) == 0
+}

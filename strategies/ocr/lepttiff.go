@@ -122,3 +122,13 @@ func decodeTIFFGrey(data []byte, frame int) (img *image.Gray, ok bool, err error
 	}
 	return nil, true, errors.New("cannot decode TIFF image")
 }
+
+// tiffRowDecoded reports whether decodeTIFFGrey takes the TIFF frame.
+func tiffRowDecoded(data []byte, frame int) bool {
+	if !bytes.HasPrefix(data, []byte("II*\x00")) && !bytes.HasPrefix(data, []byte("MM\x00*")) &&
+		!bytes.HasPrefix(data, []byte("II+\x00")) && !bytes.HasPrefix(data, []byte("MM\x00+")) {
+		return false
+	}
+	var w, h C.int
+	return C.q_tiff_grey((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(max(frame, 0)), nil, &w, &h) == 0 && w > 0 && h > 0
+}

@@ -184,9 +184,12 @@ type pageResult struct {
 	num   int
 	img   *image.Gray
 	scale float64 // PDF points → pixels; 0 for images
-	words []scan.Word
-	ruled []scan.RuledTable // drawn tables, their cells read one by one (hi_res with tables)
-	err   error
+	// shrink: img is the image reduced by this factor (pageImage.shrink); boxes are scaled
+	// back to the image's pixels when elements are made.
+	shrink int
+	words  []scan.Word
+	ruled  []scan.RuledTable // drawn tables, their cells read one by one (hi_res with tables)
+	err    error
 }
 
 func (o *OCR) run(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit, hiRes bool) error {
@@ -292,10 +295,11 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	if err := ctx.Err(); err != nil {
 		return pageResult{err: err}
 	}
-	img, scale, err := src.render(ctx, n)
+	pi, err := src.render(ctx, n)
 	if err != nil {
 		return pageResult{err: err}
 	}
+	img, scale := pi.img, pi.scale
 	clean, mask := scan.RemoveRules(img, tables)
 	bilevel := scan.IsBilevel(img)
 	// The client is taken once the page is ready: a client still loading its models (the
@@ -311,7 +315,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 	// Tesseract reads text best at 20-30 px x-height-ish word boxes. Rendered PDF pages are
 	// there already; a low-resolution image is scaled up and read again, as the reference
 	// does (its TESSERACT_OPTIMUM_TEXT_HEIGHT), with boxes mapped back to the image.
-	if scale == 0 {
+	if scale == 0 && pi.shrink <= 1 {
 		if zoom = scan.ZoomFor(words); zoom > 1 {
 			if more, err := t.read(clean, false, zoom, langs); err == nil {
 				words = more
@@ -334,7 +338,7 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 			return pageResult{err: err}
 		}
 	}
-	return pageResult{num: n, img: img, scale: scale, words: words, ruled: ruled}
+	return pageResult{num: n, img: img, scale: scale, shrink: pi.shrink, words: words, ruled: ruled}
 }
 
 // pageList is 1..count, or the pages listed in spec that exist.
@@ -358,6 +362,10 @@ func pageList(count int, spec string) []int {
 func toElement(rg scan.Region, r pageResult, hiRes bool) element.Element {
 	b := rg.Box
 	w, h := float64(r.img.Bounds().Dx()), float64(r.img.Bounds().Dy())
+	if k := r.shrink; k > 1 {
+		b = image.Rect(b.Min.X*k, b.Min.Y*k, b.Max.X*k, b.Max.Y*k)
+		w, h = w*float64(k), h*float64(k)
+	}
 	m := element.Metadata{
 		PageNumber: element.Int(r.num),
 		Coordinates: &element.Coordinates{

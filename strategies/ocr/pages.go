@@ -26,9 +26,8 @@ import (
 type source interface {
 	// count is the number of pages.
 	count() int
-	// render returns page n (1-based) as a grey image and the scale from PDF points to its
-	// pixels (0 for images, which have no point space).
-	render(ctx context.Context, n int) (*image.Gray, float64, error)
+	// render returns page n (1-based) as a grey image.
+	render(ctx context.Context, n int) (pageImage, error)
 	close()
 }
 
@@ -64,6 +63,17 @@ func openSource(ctx context.Context, doc *contract.Document, dpi int) (source, *
 	return &imageSource{data: data, frames: 1, single: true}, nil, nil
 }
 
+// pageImage is a page as OCR reads it.
+type pageImage struct {
+	img *image.Gray
+	// scale is the pixels per PDF point of a rendered PDF page; 0 for images, which have no
+	// point space.
+	scale float64
+	// shrink is the factor an image was reduced by to fit scan.MaxRenderPixels (1: read as
+	// it is): img's pixel (x, y) is the image's (shrink·x, shrink·y).
+	shrink int
+}
+
 type imageSource struct {
 	data   []byte
 	frames int
@@ -74,16 +84,20 @@ func (s *imageSource) count() int { return s.frames }
 
 func (s *imageSource) close() {}
 
-func (s *imageSource) render(_ context.Context, n int) (*image.Gray, float64, error) {
+func (s *imageSource) render(_ context.Context, n int) (pageImage, error) {
 	frame := n - 1
 	if s.single {
 		frame = -1
 	}
-	img, err := decodeGrey(s.data, frame)
+	// An image larger than a PDF page may be rendered (a 600 DPI poster scan, a panorama:
+	// up to scan.MaxPixels) is read at the resolution that fits, as such a PDF page is: the
+	// recognisers' copies and Tesseract's working memory then follow the bound, not the
+	// file, and the boxes are mapped back to the image's own pixels.
+	img, k, err := decodeGreyFit(s.data, frame, scan.MaxRenderPixels)
 	if err != nil {
-		return nil, 0, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
+		return pageImage{}, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
 	}
-	return img, 0, nil
+	return pageImage{img: img, shrink: k}, nil
 }
 
 // pdfSource renders pages with poppler's pdftoppm, one subprocess per page so pages render in
@@ -123,7 +137,7 @@ func (s *pdfSource) close() {
 	}
 }
 
-func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, error) {
+func (s *pdfSource) render(ctx context.Context, n int) (pageImage, error) {
 	num := strconv.Itoa(n)
 	dpi := s.dpi
 	var out, stderr bytes.Buffer
@@ -140,19 +154,19 @@ func (s *pdfSource) render(ctx context.Context, n int) (*image.Gray, float64, er
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
+			return pageImage{}, ctx.Err()
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, 0, fmt.Errorf("ocr: pdftoppm page %d: %s", n, firstLine(stderr.String()))
+			return pageImage{}, fmt.Errorf("ocr: pdftoppm page %d: %s", n, firstLine(stderr.String()))
 		}
-		return nil, 0, fmt.Errorf("ocr: pdftoppm (install poppler-utils): %w", err)
+		return pageImage{}, fmt.Errorf("ocr: pdftoppm (install poppler-utils): %w", err)
 	}
 	img, err := scan.ParsePGM(out.Bytes())
 	if err != nil {
-		return nil, 0, &contract.Error{Kind: contract.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
+		return pageImage{}, &contract.Error{Kind: contract.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
 	}
-	return img, float64(dpi) / 72, nil
+	return pageImage{img: img, scale: float64(dpi) / 72, shrink: 1}, nil
 }
 
 // heicToPNG converts HEIC with libheif's heif-convert (Debian libheif-examples) in a

@@ -61,8 +61,7 @@ func parseRegions(spec string, count int) []ocrRegion {
 // regions OCRs the listed regions, rendering each page once, and emits an Image element per
 // region with its text and pixel coordinates.
 func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs string, emit contract.Emit) error {
-	var img *image.Gray
-	var scale float64
+	var pi pageImage
 	page := 0
 	for _, r := range regs {
 		if err := ctx.Err(); err != nil {
@@ -70,13 +69,14 @@ func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs s
 		}
 		if r.page != page {
 			var err error
-			if img, scale, err = o.renderSlot(ctx, src, r.page); err != nil {
+			if pi, err = o.renderSlot(ctx, src, r.page); err != nil {
 				return err
 			}
 			page = r.page
 		}
+		img, scale, k := pi.img, pi.scale, max(pi.shrink, 1)
 		if scale <= 0 {
-			scale = 1
+			scale = 1 / float64(k) // an image's pixels, in the reduced image read
 		}
 		box := image.Rect(int(r.x0*scale), int(r.y0*scale), int(r.x1*scale+0.5), int(r.y1*scale+0.5)).Intersect(img.Bounds())
 		text := ""
@@ -99,12 +99,13 @@ func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs s
 			}
 			text = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 		}
-		w, h := float64(img.Bounds().Dx()), float64(img.Bounds().Dy())
+		w, h := float64(img.Bounds().Dx()*k), float64(img.Bounds().Dy()*k)
+		ob := image.Rect(box.Min.X*k, box.Min.Y*k, box.Max.X*k, box.Max.Y*k) // back in the image's pixels
 		e := element.Element{Type: element.Image, Text: text, Metadata: element.Metadata{
 			PageNumber: element.Int(r.page),
 			Coordinates: &element.Coordinates{
-				Points: []element.Point{{float64(box.Min.X), float64(box.Min.Y)}, {float64(box.Min.X), float64(box.Max.Y)},
-					{float64(box.Max.X), float64(box.Max.Y)}, {float64(box.Max.X), float64(box.Min.Y)}},
+				Points: []element.Point{{float64(ob.Min.X), float64(ob.Min.Y)}, {float64(ob.Min.X), float64(ob.Max.Y)},
+					{float64(ob.Max.X), float64(ob.Max.Y)}, {float64(ob.Max.X), float64(ob.Min.Y)}},
 				System: "PixelSpace", LayoutWidth: w, LayoutHeight: h,
 			},
 		}}
@@ -116,11 +117,11 @@ func (o *OCR) regions(ctx context.Context, src source, regs []ocrRegion, langs s
 }
 
 // renderSlot renders page n holding a worker slot, as page recognition does.
-func (o *OCR) renderSlot(ctx context.Context, src source, n int) (*image.Gray, float64, error) {
+func (o *OCR) renderSlot(ctx context.Context, src source, n int) (pageImage, error) {
 	select {
 	case o.slots <- struct{}{}:
 	case <-ctx.Done():
-		return nil, 0, ctx.Err()
+		return pageImage{}, ctx.Err()
 	}
 	defer func() { <-o.slots }()
 	return src.render(ctx, n)

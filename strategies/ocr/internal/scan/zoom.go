@@ -181,3 +181,43 @@ func EncodeForOCR(img *image.Gray, bilevel bool) []byte {
 	}
 	return EncodePGM(img)
 }
+
+// ShrinkFactor is the smallest whole factor that brings a w × h image within limit pixels (1
+// when it fits already).
+func ShrinkFactor(w, h int, limit float64) int {
+	k := 1
+	for float64((w+k-1)/k)*float64((h+k-1)/k) > limit {
+		k++
+	}
+	return k
+}
+
+// Shrink reduces img by the whole factor k, each pixel the mean of a k × k block (the last
+// row and column of blocks take what is left), so thin dark strokes stay as grey rather than
+// vanish between sampled pixels.
+func Shrink(img *image.Gray, k int) *image.Gray {
+	if k <= 1 {
+		return img
+	}
+	b := img.Bounds()
+	w, h := (b.Dx()+k-1)/k, (b.Dy()+k-1)/k
+	dst := image.NewGray(image.Rect(0, 0, w, h))
+	sum := make([]uint32, w)
+	cnt := make([]uint32, w)
+	for by := 0; by < h; by++ {
+		clear(sum)
+		clear(cnt)
+		for y := by * k; y < min((by+1)*k, b.Dy()); y++ {
+			row := img.Pix[y*img.Stride : y*img.Stride+b.Dx()]
+			for x, v := range row {
+				sum[x/k] += uint32(v)
+				cnt[x/k]++
+			}
+		}
+		out := dst.Pix[by*dst.Stride : by*dst.Stride+w]
+		for i := range out {
+			out[i] = uint8((sum[i] + cnt[i]/2) / cnt[i])
+		}
+	}
+	return dst
+}
