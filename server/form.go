@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -53,7 +54,7 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fileIndex := 0
+	fileIndex, files, fields := 0, 0, 0
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -64,6 +65,19 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 		}
 		name := part.FormName()
 		filename, isFile := partFilename(part)
+		if isFile {
+			files++
+		} else {
+			fields++
+		}
+		switch {
+		case files > maxFormFiles:
+			part.Close()
+			return nil, nil, nil, &formLimitError{fmt.Sprintf("Too many files. Maximum number of files is %d.", maxFormFiles)}
+		case fields > maxFormFields:
+			part.Close()
+			return nil, nil, nil, &formLimitError{fmt.Sprintf("Too many fields. Maximum number of fields is %d.", maxFormFields)}
+		}
 		data, err := io.ReadAll(part)
 		part.Close()
 		if err != nil {
@@ -85,6 +99,20 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 	}
 	return form, uploads, fieldErrs, nil
 }
+
+// maxFormFiles and maxFormFields are the reference's multipart limits (Starlette's form parser
+// defaults, max_files and max_fields). Without them a 17 MB body of 100,000 one-byte files
+// held 537 MB and a slot for 36 s; 100 MB of them, 3 GB.
+const (
+	maxFormFiles  = 1000
+	maxFormFields = 1000
+)
+
+// formLimitError is a multipart body over maxFormFiles or maxFormFields: 400 with the
+// reference's message.
+type formLimitError struct{ msg string }
+
+func (e *formLimitError) Error() string { return e.msg }
 
 // notAFile is the reference's schema error for a "files" field that carries text.
 func notAFile(i int, v string) schema.FieldError {

@@ -72,6 +72,11 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 			writeDetail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes))
 			return
 		}
+		var limit *formLimitError
+		if errors.As(err, &limit) {
+			writeDetail(w, http.StatusBadRequest, limit.msg)
+			return
+		}
 		writeDetail(w, http.StatusBadRequest, detailBadBody)
 		return
 	}
