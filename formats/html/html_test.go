@@ -348,3 +348,28 @@ func TestDumpExample(t *testing.T) {
 	got, err := collect(data, nil)
 	t.Log(err, "\n"+dump(got))
 }
+
+// A page wrapped in a form (ASP.NET WebForms, portals) keeps its paragraphs, headings, tables
+// and lists, its controls dropped; a form of controls alone (a sign-in box) is still dropped.
+func TestFormWrappedPage(t *testing.T) {
+	for file, want := range map[string]string{
+		"page-in-form.html":  "Title: Annual report 2024|NarrativeText: The company grew revenue by twelve percent over the year.|Table: Region Sales North 120|ListItem: New plant opened|ListItem: Two acquisitions closed",
+		"controls-form.html": "Title: Welcome|NarrativeText: Sign in to continue.",
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		els, err := collect(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range els {
+			got = append(got, fmt.Sprintf("%s: %s", e.Type, e.Text))
+		}
+		if g := strings.Join(got, "|"); g != want {
+			t.Errorf("%s:\n got %s\nwant %s", file, g, want)
+		}
+	}
+}

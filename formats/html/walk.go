@@ -63,7 +63,18 @@ func kindOf(n *nethtml.Node) kind {
 		return kTable
 	case atom.Img:
 		return kImage
-	case atom.Nav, atom.Form, atom.Hr, atom.Template, atom.Input:
+	case atom.Form:
+		// Deliberate difference: the reference drops every form with its content. A form
+		// that holds document structure — paragraphs, headings, tables, lists — is a page
+		// wrapped in one (ASP.NET WebForms pages put the whole body in <form runat=server>;
+		// so do survey and report portals): dropping it empties the document. Such a form is
+		// a container; its controls are dropped as before. A form of controls alone (login,
+		// search) stays dropped.
+		if holdsDocumentText(n) {
+			return kFlow
+		}
+		return kRemovedBlock
+	case atom.Nav, atom.Hr, atom.Template, atom.Input:
 		return kRemovedBlock
 	case atom.Button, atom.Label:
 		return kRemovedPhrasing
@@ -87,6 +98,33 @@ func kindOf(n *nethtml.Node) kind {
 	// treats such tags as transparent inline content (or as a container when they hold blocks),
 	// so that text is not lost.
 	return kPhrasing
+}
+
+// holdsDocumentText reports whether n has a paragraph, heading, table or list among its
+// descendants outside the controls, navigation and inert content that are dropped anyway.
+func holdsDocumentText(n *nethtml.Node) bool {
+	stack := []*nethtml.Node{n.FirstChild}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for ; c != nil; c = c.NextSibling {
+			if c.Type != nethtml.ElementNode || c.Namespace != "" {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Table, atom.Ul, atom.Ol,
+				atom.Dl, atom.Article, atom.Main, atom.Blockquote, atom.Pre:
+				return true
+			case atom.Nav, atom.Template, atom.Button, atom.Label, atom.Select, atom.Textarea,
+				atom.Script, atom.Style, atom.Noscript:
+				continue
+			}
+			if c.FirstChild != nil {
+				stack = append(stack, c.FirstChild)
+			}
+		}
+	}
+	return false
 }
 
 // isBlock reports whether a kind starts its own element (or is dropped as a block).
