@@ -147,10 +147,16 @@ func (pr pageRef) ctm() matrix {
 	return matrix{1, 0, 0, 1, -mb[0], -mb[1]}
 }
 
+// maxProbeBytes bounds the content PageHasText reads of one page: it runs in the server, before
+// any strategy's process, for every page of auto's documents. A page drawing 64 MB of content
+// before its first glyph (no real page does) is taken for one without text.
+const maxProbeBytes = 64 << 20
+
 // PageHasText reports what Page(ctx, n, …).HasText() reports — whether page n shows a visible,
 // mapped glyph — without keeping glyphs, geometry or boxes: the run stops at the first such
-// glyph and counts none. It is the text-layer probe a router makes before choosing a strategy,
-// in whatever process it runs: a page of millions of glyphs costs it nothing.
+// glyph and counts none, and reads at most maxProbeBytes of the page's content. It is the
+// text-layer probe a router makes before choosing a strategy, in whatever process it runs: a
+// page of millions of glyphs costs it nothing.
 func (d *Document) PageHasText(ctx context.Context, n int) (has bool, err error) {
 	if n < 1 || n > len(d.pages) {
 		return false, fmt.Errorf("pdf: page %d out of range 1..%d", n, len(d.pages))
@@ -161,7 +167,7 @@ func (d *Document) PageHasText(ctx context.Context, n int) (has bool, err error)
 		}
 	}()
 	pr := d.pages[n-1]
-	data, err := d.pageContent(pr.dict)
+	data, err := d.pageContentUpTo(pr.dict, maxProbeBytes)
 	if err != nil && len(data) == 0 {
 		return false, fmt.Errorf("pdf: page %d: %w", n, err)
 	}
@@ -185,16 +191,32 @@ func (d *Document) PageHasText(ctx context.Context, n int) (has bool, err error)
 // pageContent concatenates the page's content streams; a stream that fails to decode is
 // skipped and reported, the others are kept.
 func (d *Document) pageContent(pd types.Dict) ([]byte, error) {
+	return d.pageContentUpTo(pd, maxStreamBytes)
+}
+
+// pageContentUpTo is pageContent keeping at most limit bytes: each stream is bounded on its
+// own (maxStreamBytes), but a /Contents array may list a thousand streams, or one
+// decompression bomb a thousand times, and the page's content is read in the host process
+// too (PageHasText). What passes the bound is dropped and reported.
+func (d *Document) pageContentUpTo(pd types.Dict, limit int) ([]byte, error) {
 	o, ok := pd.Find("Contents")
 	if !ok {
 		return nil, nil
 	}
 	var errs []error
 	var out []byte
+	full := false
 	add := func(s types.Object) {
+		if full {
+			return
+		}
 		b, _, err := d.streamData(s)
 		if err != nil {
 			errs = append(errs, err)
+		}
+		if len(out)+len(b)+1 > limit {
+			errs = append(errs, fmt.Errorf("pdf: page content beyond %d bytes; the rest is not read", limit))
+			b, full = b[:max(0, limit-len(out)-1)], true
 		}
 		if len(b) > 0 {
 			out = append(out, b...)

@@ -112,3 +112,27 @@ func TestPageHasTextCases(t *testing.T) {
 		}
 	}
 }
+
+// A /Contents array naming one stream over and over (each copy within the per-stream bound) is
+// read up to the page's bound and no further, with an error saying so.
+func TestPageContentBounded(t *testing.T) {
+	var op strings.Builder
+	for op.Len() < 1<<20 {
+		op.WriteString("0 0 m 1 1 l S\n")
+	}
+	z := deflate([]byte(op.String()))
+	refs := strings.Repeat("4 0 R ", 1000)
+	data := onePage("<< >>", "", stream("/Filter /FlateDecode", z))
+	// onePage's content stream is object 4; the page is made to list the extra stream (5)
+	// a thousand times instead.
+	data = bytes.Replace(data, []byte("/Contents 4 0 R"), []byte("/Contents ["+strings.ReplaceAll(refs, "4 0 R", "5 0 R")+"]"), 1)
+	d, err := Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := d.pages[0].dict
+	b, err := d.pageContentUpTo(pd, 3<<20)
+	if len(b) > 3<<20 || len(b) < 2<<20 || err == nil || !strings.Contains(err.Error(), "beyond") {
+		t.Errorf("%d bytes, err %v", len(b), err)
+	}
+}
