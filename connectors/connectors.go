@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/quarrydocs/quarry/element"
@@ -114,4 +115,19 @@ func Types() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// RelPath turns a document ID into a slash-separated relative path for a destination: ".",
+// ".." and empty segments are dropped, not resolved. Resolving them kept a name inside the
+// destination but let one document's ID name another's place: a Confluence attachment linked
+// as "..\..\OPS\21.html" from a page in DEV became the blob of page OPS/21 and replaced its
+// output. "" when nothing is left.
+func RelPath(id string) string {
+	var keep []string
+	for _, seg := range strings.Split(id, "/") {
+		if seg != "" && seg != "." && seg != ".." {
+			keep = append(keep, seg)
+		}
+	}
+	return strings.Join(keep, "/")
 }

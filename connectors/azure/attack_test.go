@@ -81,3 +81,23 @@ func TestAttackConnectTimeGuard(t *testing.T) {
 		t.Errorf("loopback service reached %d times", hits.Load())
 	}
 }
+
+// A document's ID named another document's blob: dot segments were resolved, so a Confluence
+// attachment linked as "..\..\OPS\21.html" from page DEV/11 (any editor of that page can write
+// such a link) was written over the output of page OPS/21. They are dropped now.
+func TestAttackDocumentIDCannotNameAnotherBlob(t *testing.T) {
+	dst, err := NewDestination(Config{AccountName: "acct", RemoteURL: "az://c/out/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := dst.BlobName(connectors.Document{ID: "OPS/21.html"})
+	for _, id := range []string{`DEV/11/..\..\OPS\21.html`, "DEV/11/../../OPS/21.html", "DEV/11/./../../OPS/21.html"} {
+		got := dst.BlobName(connectors.Document{ID: id})
+		if got == victim || !strings.HasPrefix(got, "out/") || strings.Contains(got, "..") {
+			t.Errorf("ID %q → blob %q (the victim's is %q)", id, got, victim)
+		}
+	}
+	if got := dst.BlobName(connectors.Document{ID: "a/b.txt"}); got != "out/a/b.txt.json" {
+		t.Errorf("plain ID → %q", got)
+	}
+}

@@ -398,9 +398,10 @@ func (d *Destination) BlobName(doc connectors.Document) string {
 	if rel == "" {
 		rel = doc.Filename
 	}
-	// Cleaning a rooted path drops any "..": a document cannot escape the prefix.
-	rel = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(rel, "\\", "/")), "/")
-	if rel == "" || rel == "." {
+	// Dot segments are dropped, not resolved: a document can neither escape the prefix nor
+	// name another document's blob.
+	rel = connectors.RelPath(strings.ReplaceAll(rel, "\\", "/"))
+	if rel == "" {
 		rel = "document"
 	}
 	return d.c.dir + rel + ".json"

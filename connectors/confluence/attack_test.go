@@ -3,6 +3,7 @@ package confluence
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,17 @@ func TestAttackPermissionsChangedAfterListing(t *testing.T) {
 	f.Fail("content/11/restriction", 403, "", -1)
 	if _, err := src.Open(context.Background(), m["DEV/11.html"]); err == nil || !strings.Contains(err.Error(), "could not be checked again") {
 		t.Errorf("permissions unreadable at open: %v", err)
+	}
+}
+
+// An attachment's name comes from a link any editor of the page writes; it is one segment of
+// the document's ID, whatever separators it holds (a backslash was turned into a path
+// separator by the Azure destination).
+func TestAttackAttachmentNameIsOneSegment(t *testing.T) {
+	for _, href := range []string{"https://x.example/wiki/download/attachments/11/..%5C..%5COPS%5C21.html", "https://x.example/wiki/download/attachments/11/a%2F..%2F..%2Fb.pdf"} {
+		u, _ := url.Parse(href)
+		if name := fileName(u); strings.ContainsAny(name, `/\`) {
+			t.Errorf("%s → %q", href, name)
+		}
 	}
 }

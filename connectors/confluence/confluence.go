@@ -693,5 +693,6 @@ func fileName(u *url.URL) string {
 	if un, err := url.PathUnescape(name); err == nil {
 		name = un
 	}
-	return strings.ReplaceAll(name, "/", "_")
+	// Neither separator survives: the name is one segment of the document's ID.
+	return strings.NewReplacer("/", "_", "\\", "_").Replace(name)
 }

@@ -232,6 +232,9 @@ func (s *Source) attachments(p page, pageDoc connectors.Document) []connectors.D
 			continue
 		}
 		name := fileName(u)
+		if name == "." || name == ".." {
+			continue
+		}
 		if seen[name] {
 			continue // two links to one file would be two documents with one ID
 		}

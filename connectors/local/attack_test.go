@@ -161,3 +161,27 @@ func TestAttackFIFOIsNotOpened(t *testing.T) {
 		t.Error("FIFO opened")
 	}
 }
+
+// A document's ID named another document's output: ".." was resolved inside the destination,
+// so "DEV/11/../../OPS/21.html" replaced OPS/21.html.json. Dot segments are dropped now.
+func TestAttackDocumentIDCannotNameAnotherOutput(t *testing.T) {
+	root, _, env := setup(t)
+	dst, err := NewDestination(map[string]any{"path": "out"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := dst.Write(ctx, connectors.Document{ID: "OPS/21.html"}, []element.Element{{Type: element.NarrativeText, Text: "victim"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Write(ctx, connectors.Document{ID: "DEV/11/../../OPS/21.html"}, []element.Element{{Type: element.NarrativeText, Text: "attacker"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "out", "OPS", "21.html.json"))
+	if err != nil || strings.Contains(string(b), "attacker") {
+		t.Fatalf("victim's output replaced: %s %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "out", "DEV", "11", "OPS", "21.html.json")); err != nil {
+		t.Errorf("attacker's output not kept under its own ID: %v", err)
+	}
+}

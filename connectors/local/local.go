@@ -302,13 +302,15 @@ func (s *Source) Open(ctx context.Context, doc connectors.Document) (io.ReadClos
 }
 
 // relName turns a document id into a name relative to the directory, refusing ids that name
-// the directory itself. ".." and absolute forms are cleaned here and refused again by os.Root.
+// the directory itself. "..", "." and empty segments are dropped (connectors.RelPath), so an id
+// names neither a place outside the directory (os.Root would refuse it anyway) nor another
+// document's output.
 func relName(id string) (string, error) {
-	clean := path.Clean("/" + id)
-	if clean == "/" {
+	clean := connectors.RelPath(id)
+	if clean == "" {
 		return "", errors.New("local: empty document id")
 	}
-	return clean[1:], nil
+	return clean, nil
 }
 
 // Check verifies the directory exists and can be read.
