@@ -119,9 +119,36 @@ func cropBox(x0, y0, x1, y1, w, h float64) (dpi, x, y, cw, ch int, ok bool) {
 	return dpi, x, y, cw, ch, true
 }
 
-// crop renders element e's box on page n (w x h points) as a JPEG. note is what the renderer
-// said on stderr (a damaged image it drew as far as it could), for the warning.
-func (c *cropper) crop(ctx context.Context, n int, e element.Element, w, h float64) (data []byte, note string, err error) {
+// shownBox maps a box (points, top-left origin) of a page the layout turned by quadrant q
+// (pdf.Page.TurnUpright: 1 a quarter turn clockwise, 2 a half turn, 3 counter-clockwise) back
+// to the page as shown, w x h points after /Rotate, as pdftoppm draws it.
+func shownBox(q uint8, w, h, x0, y0, x1, y1 float64) (float64, float64, float64, float64) {
+	if q == 0 {
+		return x0, y0, x1, y1
+	}
+	ht := h // the turned frame's height
+	if q%2 == 1 {
+		ht = w
+	}
+	// PDF coordinates (bottom-left origin) of the turned frame, then TurnUpright's map undone.
+	un := func(x, y float64) (float64, float64) {
+		switch q {
+		case 1:
+			return w - y, x
+		case 3:
+			return y, h - x
+		}
+		return w - x, h - y
+	}
+	ax, ay := un(x0, ht-y1)
+	bx, by := un(x1, ht-y0)
+	return min(ax, bx), h - max(ay, by), max(ax, bx), h - min(ay, by)
+}
+
+// crop renders element e's box on page n as a JPEG: the box is in the frame of a page the
+// layout turned by q, the page as shown is w x h points. note is what the renderer said on
+// stderr (a damaged image it drew as far as it could), for the warning.
+func (c *cropper) crop(ctx context.Context, n int, e element.Element, q uint8, w, h float64) (data []byte, note string, err error) {
 	co := e.Metadata.Coordinates
 	if co == nil || len(co.Points) == 0 {
 		return nil, "", errors.New("no coordinates")
@@ -130,6 +157,7 @@ func (c *cropper) crop(ctx context.Context, n int, e element.Element, w, h float
 	for _, p := range co.Points {
 		x0, y0, x1, y1 = min(x0, p[0]), min(y0, p[1]), max(x1, p[0]), max(y1, p[1])
 	}
+	x0, y0, x1, y1 = shownBox(q, w, h, x0, y0, x1, y1)
 	dpi, x, y, cw, ch, ok := cropBox(x0, y0, x1, y1, w, h)
 	if !ok {
 		return nil, "", errors.New("the box has no area on the page")
@@ -205,18 +233,18 @@ func firstLine(s string) string {
 	return s
 }
 
-// fillCrops gives the elements of page n that extract asks for and that have no image_base64
-// yet a crop of the rendered page, and warns, naming the page, the element and the reason, for
+// fillCrops gives the elements of page n (laid out turned by q; w x h points as shown) that
+// extract asks for and that have no image_base64 yet a crop of the rendered page, and warns, naming the page, the element and the reason, for
 // each it cannot give one. refused holds why the image decoder refused the pictures of the
 // page (for the warning: a picture rendered instead of handed on loses its own resolution).
-func (c *cropper) fillCrops(ctx context.Context, n int, els []element.Element, extract map[element.Type]bool, w, h float64, refused []error) error {
+func (c *cropper) fillCrops(ctx context.Context, n int, els []element.Element, extract map[element.Type]bool, q uint8, w, h float64, refused []error) error {
 	log := contract.Logger(ctx)
 	for i := range els {
 		e := &els[i]
 		if !extract[e.Type] || e.Metadata.ImageBase64 != "" {
 			continue
 		}
-		b, note, err := c.crop(ctx, n, *e, w, h)
+		b, note, err := c.crop(ctx, n, *e, q, w, h)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

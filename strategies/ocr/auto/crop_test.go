@@ -10,6 +10,7 @@ import (
 	"image"
 	"image/jpeg"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,7 +225,7 @@ func TestCropFailuresAreWarned(t *testing.T) {
 		cr.bin, cr.timeout, cr.budget = c.bin, 300*time.Millisecond, c.budget
 		els := []element.Element{pic}
 		start := time.Now()
-		err := cr.fillCrops(ctx, 1, els, map[element.Type]bool{element.Image: true}, 612, 792, []error{fmt.Errorf("pdf: image 5: JPXDecode data is not decoded here")})
+		err := cr.fillCrops(ctx, 1, els, map[element.Type]bool{element.Image: true}, 0, 612, 792, []error{fmt.Errorf("pdf: image 5: JPXDecode data is not decoded here")})
 		cr.close()
 		if err != nil || els[0].Metadata.ImageBase64 != "" {
 			t.Errorf("%s: err %v, image_base64 %q", c.name, err, els[0].Metadata.ImageBase64)
@@ -251,5 +252,108 @@ func TestCropBox(t *testing.T) {
 	}
 	if _, _, _, _, _, ok := cropBox(700, 0, 800, 10, 612, 792); ok {
 		t.Error("a box off the page was cropped")
+	}
+}
+
+// The crop is taken where the element is on the page as shown: on a page turned by /Rotate 90
+// and on one whose MediaBox does not start at the origin, the crop of a red-and-blue JPEG 2000
+// picture holds red and blue and has the picture's shown size.
+func TestCropOfTurnedAndOffsetPages(t *testing.T) {
+	if _, err := exec.LookPath(pdftoppmBin); err != nil {
+		t.Skip("pdftoppm (poppler-utils) not installed")
+	}
+	jp2, err := os.ReadFile(filepath.Join("testdata", "two.jp2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		entries       string
+		content       string
+		width, height int // the crop's size in pixels at 200 dpi
+	}{
+		{"rotate 90", "/Rotate 90", "q 216 0 0 144 72 400 cm /Im1 Do Q", 400, 600},
+		{"offset media box", "/CropBox [100 100 712 892]", "q 216 0 0 144 172 500 cm /Im1 Do Q", 600, 400},
+	} {
+		f := pdftest.FirstExtra(1)
+		pg := pdftest.Page{
+			Content:   pdftest.Text("F1", 11, 72, 720, "A sentence on the page with the picture.") + c.content,
+			Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >>", f, f+1),
+			Entries:   c.entries,
+		}
+		d := pdftest.Doc{Pages: []pdftest.Page{pg}, Extra: []string{pdftest.Helvetica,
+			pdftest.Stream("/Type /XObject /Subtype /Image /Width 40 /Height 30 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /JPXDecode", string(jp2))}}
+		data := d.Bytes()
+		if c.name == "offset media box" {
+			data = bytes.Replace(data, []byte("/MediaBox [0 0 612 792]"), []byte("/MediaBox [100 100 712 892]"), 1)
+			data = bytes.Replace(data, []byte("72 720 Td"), []byte("172 820 Td"), 1)
+		}
+		opts := engine.DefaultOptions()
+		opts.ExtractImageBlockTypes = []string{"Image"}
+		els, err := engine.Partition(context.Background(), engine.NewDocument("turned.pdf", data), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var img image.Image
+		for _, e := range els {
+			if e.Type == element.Image && e.Metadata.ImageBase64 != "" {
+				b, _ := base64.StdEncoding.DecodeString(e.Metadata.ImageBase64)
+				img, _ = jpeg.Decode(bytes.NewReader(b))
+			}
+		}
+		if img == nil {
+			t.Errorf("%s: no crop", c.name)
+			continue
+		}
+		if b := img.Bounds(); b.Dx() < c.width-3 || b.Dx() > c.width+3 || b.Dy() < c.height-3 || b.Dy() > c.height+3 {
+			t.Errorf("%s: crop %v, want %d x %d", c.name, b, c.width, c.height)
+		}
+		red, blue := 0, 0
+		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 10 {
+			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 10 {
+				r, g, b, _ := img.At(x, y).RGBA()
+				switch {
+				case r>>8 > 180 && g>>8 < 60 && b>>8 < 60:
+					red++
+				case b>>8 > 180 && r>>8 < 60 && g>>8 < 60:
+					blue++
+				}
+			}
+		}
+		if total := (img.Bounds().Dx() / 10) * (img.Bounds().Dy() / 10); red < total/3 || blue < total/3 {
+			t.Errorf("%s: %d red and %d blue samples of %d: the crop is not the picture", c.name, red, blue, total)
+		}
+	}
+}
+
+// shownBox undoes pdf.Page.TurnUpright's map for every quadrant: a box on the page as shown,
+// turned as TurnUpright turns points and put in the turned frame's top-left coordinates, comes
+// back where it was.
+func TestShownBoxUndoesTheTurn(t *testing.T) {
+	const W, H = 612.0, 792.0
+	turn := func(q uint8, x, y float64) (float64, float64) { // pdf/upright.go's pt
+		switch q {
+		case 1:
+			return y, W - x
+		case 3:
+			return H - y, x
+		}
+		return W - x, H - y
+	}
+	// The box (top-left origin on the shown page): x 100..250, y 50..120.
+	x0, y0, x1, y1 := 100.0, 50.0, 250.0, 120.0
+	for _, q := range []uint8{1, 2, 3} {
+		ht := H
+		if q%2 == 1 {
+			ht = W
+		}
+		ax, ay := turn(q, x0, H-y0)
+		bx, by := turn(q, x1, H-y1)
+		tx0, tx1 := min(ax, bx), max(ax, bx)
+		ty0, ty1 := ht-max(ay, by), ht-min(ay, by)
+		gx0, gy0, gx1, gy1 := shownBox(q, W, H, tx0, ty0, tx1, ty1)
+		if math.Abs(gx0-x0)+math.Abs(gy0-y0)+math.Abs(gx1-x1)+math.Abs(gy1-y1) > 1e-9 {
+			t.Errorf("q=%d: %v %v %v %v, want %v %v %v %v", q, gx0, gy0, gx1, gy1, x0, y0, x1, y1)
+		}
 	}
 }

@@ -288,6 +288,11 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 			continue
 		}
 		refused = refused[:0]
+		// The layout lays a page of turned text out as a reader turns the sheet (the call
+		// below is then a no-op): crops and OCR regions are taken from the page as pdftoppm
+		// draws it, so boxes are turned back by q (shownBox).
+		q := p.TurnUpright(layout.Params(pdf.DefaultLAParams()))
+		sw, sh := d.PageSize(i)
 		els, pics, err := ld.PageWithPictures(pctx, p)
 		cancel()
 		w, h := p.Width, p.Height
@@ -299,13 +304,14 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 			return err
 		}
 		if crops != nil {
-			if err := crops.fillCrops(ctx, i, els, lo.ExtractTypes, w, h, refused); err != nil {
+			if err := crops.fillCrops(ctx, i, els, lo.ExtractTypes, q, sw, sh, refused); err != nil {
 				return err
 			}
 		}
 		for _, pic := range pics {
 			if readPictures && pictureHoldsText(pic, w, h) {
-				if err := mark(markRegion, i, fmt.Sprintf("%d;%d:%.1f,%.1f,%.1f,%.1f", pic.Element, i, pic.X0, pic.Y0, pic.X1, pic.Y1)); err != nil {
+				x0, y0, x1, y1 := shownBox(q, sw, sh, pic.X0, pic.Y0, pic.X1, pic.Y1)
+				if err := mark(markRegion, i, fmt.Sprintf("%d;%d:%.1f,%.1f,%.1f,%.1f", pic.Element, i, x0, y0, x1, y1)); err != nil {
 					return err
 				}
 			}
