@@ -190,10 +190,18 @@ func TestComputePermissions(t *testing.T) {
 		{"data center users have no accountId",
 			map[string]any{"read": map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": []any{map[string]any{"userKey": "k"}}}}}},
 			space(confluencetest.Perm("user", "a", "read", "space")), nil},
-		{"data center nesting adds nothing",
+		// Not the Cloud shape: refused, never read as "no restriction" (it once gave every
+		// space reader read).
+		{"data center nesting is refused",
 			map[string]any{"restrictions": map[string]any{"read": map[string]any{}}},
-			space(confluencetest.Perm("user", "a", "read", "space")),
-			shape([]any{"a"}, e, e, e, e, e)},
+			space(confluencetest.Perm("user", "a", "read", "space")), nil},
+		{"user restrictions left unexpanded are refused",
+			map[string]any{"read": map[string]any{"restrictions": map[string]any{"group": map[string]any{"results": []any{}}, "_expandable": map[string]any{"user": "/rest/api/x"}}},
+				"update": map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": []any{}}, "group": map[string]any{"results": []any{}}}}},
+			space(confluencetest.Perm("user", "a", "read", "space")), nil},
+		{"an answer without the read operation is refused",
+			map[string]any{"update": map[string]any{"restrictions": map[string]any{"user": map[string]any{"results": []any{}}, "group": map[string]any{"results": []any{}}}}},
+			space(confluencetest.Perm("user", "a", "read", "space")), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

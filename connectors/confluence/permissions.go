@@ -45,7 +45,9 @@ func (c *client) spacePermissions(ctx context.Context, spaceID string) ([]any, e
 // pageRestrictions reads a page's read/update restrictions (v1, the same on Cloud and DC).
 func (c *client) pageRestrictions(ctx context.Context, pageID string) (map[string]any, error) {
 	var out map[string]any
-	err := c.getJSON(ctx, "rest/api/content/"+url.PathEscape(pageID)+"/restriction/byOperation", "restrictions of page "+pageID, &out)
+	// Both subject lists are asked for explicitly (Cloud expands them by default, Data Center
+	// only groups); restrictionSets refuses an answer without them.
+	err := c.getJSON(ctx, "rest/api/content/"+url.PathEscape(pageID)+"/restriction/byOperation?expand=restrictions.user,restrictions.group", "restrictions of page "+pageID, &out)
 	return out, err
 }
 
@@ -116,6 +118,18 @@ func (s principalSet) intersect(o principalSet) principalSet {
 // errPermissions.
 func restrictionSets(restrictions map[string]any) (ops map[string]principalSet, viewRestricted, editRestricted bool, count int, err error) {
 	ops = map[string]principalSet{"read": newPrincipalSet(), "update": newPrincipalSet()}
+	// Both operations must be there with both subject lists: an answer without them (an
+	// operation left out, user or group restrictions left unexpanded under "_expandable") once
+	// read as "no restriction", and the page went to every reader of the space.
+	for op := range ops {
+		perms, _ := restrictions[op].(map[string]any)
+		r, _ := perms["restrictions"].(map[string]any)
+		for _, subject := range []string{"user", "group"} {
+			if _, ok := r[subject].(map[string]any); !ok {
+				return nil, false, false, 0, errPermissions
+			}
+		}
+	}
 	for _, op := range sortedKeys(restrictions) {
 		perms, ok := restrictions[op].(map[string]any)
 		if !ok {
