@@ -34,11 +34,15 @@ func layoutFile(t testing.TB, path string, opts Options) []element.Element {
 		if err != nil {
 			t.Fatal(err)
 		}
-		els, err := doc.Page(ctx, p)
-		if err != nil {
+		if err := doc.Add(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, els...)
+		for _, l := range doc.Ready() {
+			out = append(out, l.Elements...)
+		}
+	}
+	for _, l := range doc.Finish() {
+		out = append(out, l.Elements...)
 	}
 	return out
 }

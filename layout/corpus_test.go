@@ -39,11 +39,13 @@ func TestLayoutOnEveryFixture(t *testing.T) {
 				continue
 			}
 			Usable(p)
-			if _, err := doc.Page(ctx, p); err != nil {
+			if err := doc.Add(ctx, p); err != nil {
 				t.Errorf("%s page %d: %v", f, n, err)
 			}
+			doc.Ready()
 			pages++
 		}
+		doc.Finish()
 	}
 	t.Logf("%d files, %d pages laid out", len(files), pages)
 }

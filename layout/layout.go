@@ -38,16 +38,25 @@ type Options struct {
 	ExtractTypes map[element.Type]bool
 }
 
-// Doc lays out the pages of one document in order; it remembers the text of the top and
-// bottom bands of earlier pages, so running headers and footers are recognised by repetition.
-// A Doc is used by one goroutine.
+// Doc lays out the pages of one document in order. Running heads and feet are text repeated
+// in the top or bottom band across the document's pages, so their types are settled with a
+// look-ahead: Add lays a page out and holds its elements until LookAhead more pages have been
+// added (Ready hands them on) or the document ends (Finish) — the first pages' heads are
+// recognised by the pages after them. A Doc is used by one goroutine.
 type Doc struct {
-	opts  Options
+	opts Options
+	// bands counts the pages on which each candidate text for a running head or foot occurs
+	// (runKey, over every page added: a few entries a page).
 	bands map[string]int
 	sizes map[float64]int
 	// pageTop and pageBottom are the top of the current page's first text and the bottom of
 	// its last (top-left space).
 	pageTop, pageBottom float64
+	// held are the pages laid out whose running heads are not settled yet.
+	held []*heldPage
+	// heads are the positions of running heads and feet found repeated on settled pages.
+	heads []runPos
+	added int
 }
 
 // New returns a Doc.
@@ -120,26 +129,38 @@ type Picture struct {
 	PixW, PixH     int
 }
 
-// Page lays out one page read by package pdf (with Params). It fails only when ctx is done.
+// Page lays out one page read by package pdf (with Params) and settles its running heads and
+// feet at once, against the pages laid out before it only: for callers that need each page's
+// elements before the next page is read. Add, Ready and Finish settle them against the pages
+// after it too. It fails only when ctx is done.
 func (d *Doc) Page(ctx context.Context, p *pdf.Page) ([]element.Element, error) {
-	els, _, err := d.PageWithPictures(ctx, p)
-	return els, err
+	hp, err := d.layPage(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	d.settle(hp, false)
+	return hp.Elements, nil
 }
 
-// PageWithPictures is Page, also describing the page's pictures (hi_res OCRs large placed
-// images for the text inside them).
-func (d *Doc) PageWithPictures(ctx context.Context, p *pdf.Page) (els []element.Element, pics []Picture, err error) {
+// layPage lays out a page and counts its band texts.
+func (d *Doc) layPage(ctx context.Context, p *pdf.Page) (hp *heldPage, err error) {
 	// The layout runs in the serving process: a bug met on some input ends this page's
 	// request with an error naming the page, never the process.
 	defer func() {
 		if r := recover(); r != nil {
-			els, pics, err = nil, nil, fmt.Errorf("layout: page %d: internal error: %v", p.Number, r)
+			hp, err = nil, fmt.Errorf("layout: page %d: internal error: %v", p.Number, r)
 		}
 	}()
-	return d.page(ctx, p)
+	els, pics, cands, err := d.page(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	hp = &heldPage{Laid: Laid{Number: p.Number, Elements: els, Pictures: pics, Width: p.Width, Height: p.Height}, cands: cands}
+	d.count(hp)
+	return hp, nil
 }
 
-func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, error) {
+func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, []runCand, error) {
 	// Text turned by the content stream (a landscape table, a booklet sheet) is laid out as a
 	// reader turns the sheet; left as it is, its lines fall apart into single letters.
 	p.TurnUpright(Params(pdf.DefaultLAParams()))
@@ -159,7 +180,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	var regions []region
 	tbls, err := d.findTables(ctx, p, srcs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var taken []box
 	for _, t := range tbls {
@@ -229,14 +250,23 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	order := xyCut(all, gutterWidth(body), body, pageRules(p, 3*gutterWidth(body)))
 	out := make([]element.Element, 0, len(all))
 	var pics []Picture
-	var bandTexts []string
+	var cands []runCand
+	var numbers []box
 	for _, i := range order {
 		r := &all[i]
+		var c *runCand
 		if r.typ == "" {
-			r.typ = d.blockType(r, p, body, &bandTexts)
+			r.typ, c = d.blockType(r, p, body)
 		}
 		if strings.TrimSpace(r.text) == "" && r.typ != element.Image {
 			continue
+		}
+		if c != nil {
+			c.elem = len(out)
+			cands = append(cands, *c)
+		}
+		if r.typ == element.PageNumber {
+			numbers = append(numbers, r.b)
 		}
 		if r.typ == element.Image {
 			pic := Picture{Element: len(out), X0: r.b.x0, Y0: r.b.y0, X1: r.b.x1, Y1: r.b.y1}
@@ -247,9 +277,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 		}
 		out = append(out, d.toElement(r, p))
 	}
-	for _, t := range bandTexts {
-		d.bands[t]++
-	}
+	markBeside(cands, numbers, H)
 	if len(out) == 0 && p.HasText() {
 		// Never a silently empty page: fall back to pdfminer's boxes as they are.
 		for _, tb := range p.Boxes {
@@ -262,7 +290,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 			out = append(out, d.toElement(&r, p))
 		}
 	}
-	return out, pics, ctx.Err()
+	return out, pics, cands, ctx.Err()
 }
 
 func (d *Doc) toElement(r *region, p *pdf.Page) element.Element {
@@ -813,12 +841,18 @@ func joinLines(parts []string) string { return strings.Join(parts, " ") }
 
 var captionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.|chart|exhibit|plate)\s*[0-9IVX]+[.:]?`)
 
-var pageNumberRE = regexp.MustCompile(`^(?i)(page\s*)?[0-9]{1,4}(\s*(of|/)\s*[0-9]{1,4})?$|^[-–—]\s*[0-9]{1,4}\s*[-–—]$|^(?i)[ivxlc]{1,6}$`)
+var pageNumberRE = regexp.MustCompile(`^(?i)(page\s*)?[0-9]{1,4}(\s*(of|/)\s*[0-9]{1,4})?$|^[-–—]\s*[0-9]{1,4}(\s*[-–—])?$|^(?i)[ivxlc]{1,6}$`)
 
 var digitsRE = regexp.MustCompile(`[0-9]+`)
 
-// blockType types a text block as a layout model labels regions.
-func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]string) element.Type {
+// cidRE is a glyph pdfminer could not map, as it writes it.
+var cidRE = regexp.MustCompile(`\(cid:[0-9]+\)`)
+
+// blockType types a text block as a layout model labels regions. A block that may be a
+// running head or foot (a short line on the page's first or last text line, or in its outer
+// margin) is typed as if it were not and comes with its candidacy, which the document
+// settles (runCand).
+func (d *Doc) blockType(r *region, p *pdf.Page, body float64) (element.Type, *runCand) {
 	text := r.text
 	H := p.Height
 	cy := (r.b.y0 + r.b.y1) / 2
@@ -831,11 +865,10 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 			bold++
 		}
 	}
-	// Running heads, feet and page numbers: a short line in no more than body size (a page's
-	// title at the top is larger) on the page's first or last text line within the top or
-	// bottom band, or in the page's outer margin; a page number on the first or last line
-	// anywhere; any short text repeated on an earlier page's first or last lines (page numbers
-	// normalised away).
+	// Running heads, feet and page numbers: a page number on the first or last line
+	// anywhere; a short line on the page's first or last text line, or in its outer tenth
+	// (a foot of two lines), is a candidate. It is placed (pos) when it is one line in no more than body size (a
+	// page's title at the top is larger) within the top or bottom band.
 	oneLine := len(r.lines) == 1 && size <= 1.05*body
 	first, last := r.b.y0 <= d.pageTop+0.5*body, r.b.y1 >= d.pageBottom-0.5*body
 	// A sentence is body text even alone at the top of a page (a running head is a name or a
@@ -843,21 +876,34 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64, bandTexts *[]strin
 	sentence := words >= 6 && strings.HasSuffix(strings.TrimSpace(text), ".")
 	top := oneLine && !sentence && words <= 10 && (cy < 0.06*H || (first && cy < 0.14*H))
 	bottom := oneLine && !sentence && words <= 14 && (cy > 0.94*H || (last && cy > 0.86*H))
-	norm := digitsRE.ReplaceAllString(strings.ToLower(text), "#")
-	if short && (first || last || cy < 0.06*H || cy > 0.94*H) {
-		*bandTexts = append(*bandTexts, norm)
-		repeated := d.bands[norm] > 0
+	var c *runCand
+	margin := cy < 0.06*H || cy > 0.94*H
+	if short && (first || last || margin) && len(r.lines) == 1 && pageNumberRE.MatchString(strings.TrimSpace(text)) {
+		return element.PageNumber, nil
+	}
+	// Lines within the bottom tenth of the page but not its last (a foot of two lines: a
+	// catalogue number over the manual's name) are candidates too, whose text must come back
+	// at the same distance from the page edge. Not so at the top, where the second line under
+	// a running head is the page's own (a statement's "(In millions)", "Proof:") and comes
+	// back as often.
+	if short && (first || last || margin || cy > 0.9*H) {
+		c = &runCand{key: runKey(text, size), first: first, last: last, upper: cy < 0.5*H, size: size, b: r.b,
+			canRepeat: letters(cidRE.ReplaceAllString(text, "")) >= 2 && (cy < 0.2*H || cy > 0.8*H || size < 1.15*body)}
+		if !first && !last && !margin {
+			c.key += fmt.Sprintf("@%.0f", math.Min(r.b.y0, H-r.b.y1)/2)
+		}
 		switch {
-		case pageNumberRE.MatchString(strings.TrimSpace(text)) && len(r.lines) == 1:
-			return element.PageNumber
-		case top || (repeated && first && cy < 0.5*H):
-			return element.Header
-		case bottom || (repeated && last):
-			return element.Footer
-		case repeated && first:
-			return element.Header
+		case top:
+			c.pos, c.placed, c.edge = true, element.Header, r.b.y0
+		case bottom:
+			c.pos, c.placed, c.edge = true, element.Footer, H-r.b.y1
 		}
 	}
+	return textType(r, text, words, size, bold, body), c
+}
+
+// textType types a text block that is not a running head, foot or page number.
+func textType(r *region, text string, words int, size float64, bold int, body float64) element.Type {
 	if captionRE.MatchString(text) && len(r.lines) <= 6 {
 		return element.FigureCaption
 	}

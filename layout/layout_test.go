@@ -56,11 +56,15 @@ func layoutBytes(t *testing.T, data []byte) []element.Element {
 		if ok, why := Usable(p); !ok {
 			t.Fatalf("page %d not usable: %s", n, why)
 		}
-		els, err := doc.Page(ctx, p)
-		if err != nil {
+		if err := doc.Add(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, els...)
+		for _, l := range doc.Ready() {
+			out = append(out, l.Elements...)
+		}
+	}
+	for _, l := range doc.Finish() {
+		out = append(out, l.Elements...)
 	}
 	return out
 }

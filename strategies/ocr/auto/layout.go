@@ -187,7 +187,9 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 	for _, p := range scans {
 		n = max(n, p)
 	}
-	for i := firstHeld; i <= n; i++ {
+	// From the first page: a page laid out before a page sent to OCR may come after its marker
+	// (its running heads are settled a few pages later) and is held too.
+	for i := 1; i <= n; i++ {
 		for _, e := range held[i] {
 			if err := emit(e); err != nil {
 				return err
@@ -251,6 +253,46 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 	// Pages read in part (a damaged stream kept as far as it decodes) are said once, at the end.
 	var damaged []int
 	var firstDamage error
+	// refusedOn keeps the pictures the decoder refused on pages laid out but not yet settled,
+	// shownOn how each is drawn (its turn and size as pdftoppm renders it).
+	refusedOn := map[int][]error{}
+	type shown struct {
+		q    uint8
+		w, h float64
+	}
+	shownOn := map[int]shown{}
+	// laid hands on a page laid out once its running heads are settled (layout.LookAhead
+	// pages later): its crops, the pictures to read, its elements. A page sent to OCR
+	// meanwhile is marked before the pages laid out ahead of it come: HiRes puts the held
+	// pages in page order.
+	laid := func(l layout.Laid) error {
+		i, els := l.Number, l.Elements
+		sh := shownOn[i]
+		if crops != nil {
+			if err := crops.fillCrops(ctx, i, els, lo.ExtractTypes, sh.q, sh.w, sh.h, refusedOn[i]); err != nil {
+				return err
+			}
+		}
+		delete(refusedOn, i)
+		delete(shownOn, i)
+		for _, pic := range l.Pictures {
+			if readPictures && pictureHoldsText(pic, l.Width, l.Height) {
+				x0, y0, x1, y1 := shownBox(sh.q, sh.w, sh.h, pic.X0, pic.Y0, pic.X1, pic.Y1)
+				if err := mark(markRegion, i, fmt.Sprintf("%d;%d:%.1f,%.1f,%.1f,%.1f", pic.Element, i, x0, y0, x1, y1)); err != nil {
+					return err
+				}
+			}
+		}
+		if opts.Bool(contract.KeyIncludePageBreaks, false) {
+			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
+		}
+		for _, e := range els {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for i := 1; i <= n; i++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -293,9 +335,9 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 		// draws it, so boxes are turned back by q (shownBox).
 		q := p.TurnUpright(layout.Params(pdf.DefaultLAParams()))
 		sw, sh := d.PageSize(i)
-		els, pics, err := ld.PageWithPictures(pctx, p)
+		shownOn[i] = shown{q, sw, sh}
+		err = ld.Add(pctx, p)
 		cancel()
-		w, h := p.Width, p.Height
 		d.Recycle(p)
 		if err != nil {
 			if ctx.Err() == nil && pctx.Err() != nil {
@@ -303,27 +345,19 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 			}
 			return err
 		}
-		if crops != nil {
-			if err := crops.fillCrops(ctx, i, els, lo.ExtractTypes, q, sw, sh, refused); err != nil {
-				return err
-			}
-		}
-		for _, pic := range pics {
-			if readPictures && pictureHoldsText(pic, w, h) {
-				x0, y0, x1, y1 := shownBox(q, sw, sh, pic.X0, pic.Y0, pic.X1, pic.Y1)
-				if err := mark(markRegion, i, fmt.Sprintf("%d;%d:%.1f,%.1f,%.1f,%.1f", pic.Element, i, x0, y0, x1, y1)); err != nil {
-					return err
-				}
-			}
-		}
-		if opts.Bool(contract.KeyIncludePageBreaks, false) {
-			els = append(els, element.Element{Type: element.PageBreak, Metadata: element.Metadata{PageNumber: element.Int(i)}})
+		if len(refused) > 0 {
+			refusedOn[i] = slices.Clone(refused)
 		}
 		contract.ReportProgress(ctx, i, n, "layout")
-		for _, e := range els {
-			if err := emit(e); err != nil {
+		for _, l := range ld.Ready() {
+			if err := laid(l); err != nil {
 				return err
 			}
+		}
+	}
+	for _, l := range ld.Finish() {
+		if err := laid(l); err != nil {
+			return err
 		}
 	}
 	if len(damaged) > 0 {

@@ -257,3 +257,30 @@ func TestLayoutPassOverTheWire(t *testing.T) {
 		t.Errorf("no warning with its page from the pass:\n%s", l)
 	}
 }
+
+// The default path settles running heads over the whole document: the first page's head (two
+// lines, so not placed like one) is a Header because the pages after it repeat it, and pages
+// still come out in order.
+func TestDefaultsFindRunningHeadOnFirstPage(t *testing.T) {
+	f := pdftest.FirstExtra(6)
+	res := fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", f)
+	var d pdftest.Doc
+	d.Extra = []string{pdftest.Helvetica}
+	words := []string{"rivers", "deltas", "sources", "floods", "banks", "currents"}
+	for i := range 6 {
+		d.Pages = append(d.Pages, pdftest.Page{Resources: res, Content: pdftest.Text("F1", 9, 72, 760, "Survey of Waterways") + pdftest.Text("F1", 9, 72, 750, "Annual edition") +
+			pdftest.Text("F1", 11, 72, 700, "This page is about "+words[i]+" and says so in a sentence.")})
+	}
+	els, err := engine.Partition(context.Background(), engine.NewDocument("heads.pdf", d.Bytes()), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range els {
+		got = append(got, fmt.Sprintf("%d:%s", *e.Metadata.PageNumber, e.Type))
+	}
+	want := "1:Header|1:NarrativeText|2:Header|2:NarrativeText|3:Header|3:NarrativeText|4:Header|4:NarrativeText|5:Header|5:NarrativeText|6:Header|6:NarrativeText"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got %q\nwant %s", got, want)
+	}
+}
