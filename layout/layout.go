@@ -401,7 +401,7 @@ func (d *Doc) findTables(ctx context.Context, p *pdf.Page, srcs []*glyphSource) 
 				continue
 			}
 			gs = append(gs, tables.Glyph{Text: g.Text, Box: tables.Rect{X0: g.X0, Y0: g.Y0, X1: g.X1, Y1: g.Y1},
-				Size: g.Size, Bold: isBold(g.Font), Upright: g.Upright})
+				Size: g.Size, Bold: isBold(g.Font), Upright: g.Upright, Math: tables.MathFont(g.Font)})
 		}
 	}
 	if len(gs) == 0 {

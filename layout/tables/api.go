@@ -58,6 +58,11 @@ type Word struct {
 	// 90 for text reading bottom to top (a table turned on its side), 270 for top to bottom,
 	// 180 upside down.
 	Dir int
+	// Math is set when most of the word's glyphs are of a math font (Glyph.Math).
+	Math bool
+	// mathGlyphs counts the word's glyphs of a math font (Words sets it; a caller's own
+	// words count by Math).
+	mathGlyphs int
 }
 
 // Segment is a stroked line from (X0, Y0) to (X1, Y1) with its line width. Zero-length and
@@ -124,6 +129,9 @@ type Cell struct {
 	Header bool
 	// bold is set when all the cell's words are bold.
 	bold bool
+	// runes counts the cell's characters (spaces left out), math those of a math font
+	// (Word.Math) or mathematical in themselves (mathRune).
+	runes, math int
 }
 
 // Table is one table found on the page.

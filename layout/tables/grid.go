@@ -47,6 +47,7 @@ func build(cells []gcell, rows, cols int, ws []Word, kind Kind, xs, ys []float64
 		cell.bold = len(c.words) > 0
 		for _, w := range c.words {
 			cell.bold = cell.bold && ws[w].Bold
+			cell.runes, cell.math = countMath(ws[w], cell.runes, cell.math)
 		}
 		for _, w := range c.words {
 			t.Box = t.Box.Union(ws[w].Box)

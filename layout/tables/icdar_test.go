@@ -29,7 +29,7 @@ func pageInput(p *pdf.Page) *tables.Page {
 		}
 		gs = append(gs, tables.Glyph{
 			Text: g.Text, Box: tables.Rect{X0: g.X0, Y0: g.Y0, X1: g.X1, Y1: g.Y1},
-			Size: g.Size, Bold: bold(g.Font), Upright: g.Upright,
+			Size: g.Size, Bold: bold(g.Font), Upright: g.Upright, Math: tables.MathFont(g.Font),
 		})
 	}
 	in := &tables.Page{Width: p.Width, Height: p.Height, Words: tables.Words(gs)}

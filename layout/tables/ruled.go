@@ -179,6 +179,11 @@ func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (
 	}
 	t.Box = Rect{xs[0], ys[len(ys)-1], xs[len(xs)-1], ys[0]}
 	markHeader(&t)
+	if equation(t) {
+		// An array of mathematics with rules (TeX's array with | columns, a fraction's bar
+		// under aligned pieces).
+		return Table{}, false
+	}
 	t.Words = inside
 	for _, i := range inside {
 		used[i] = true

@@ -497,6 +497,9 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			t.Cells[i].Header = t.Cells[i].Row < hdr
 		}
 	}
+	if equation(t) {
+		return Table{}, false, nil
+	}
 	t.Words = words
 	return t, true, nil
 }

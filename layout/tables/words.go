@@ -19,6 +19,9 @@ type Glyph struct {
 	Upright bool
 	// Dir is the text direction when the caller knows it (see Word.Dir).
 	Dir int
+	// Math is set for a glyph of a math font (MathFont): displayed equations, which TeX sets
+	// as aligned columns of short pieces, are told from tables by it.
+	Math bool
 }
 
 // Words groups glyphs, in drawing order, into words: a word ends at a space, at a change of
@@ -95,7 +98,7 @@ func Words(glyphs []Glyph) []Word {
 			w.Box = w.Box.Union(g.Box)
 			w.Size = math.Max(w.Size, size)
 		}
-		run = append(run, runGlyph{text: g.Text, box: g.Box, size: size, gap: gap})
+		run = append(run, runGlyph{text: g.Text, box: g.Box, size: size, gap: gap, math: g.Math})
 		last = g
 	}
 	flush()
@@ -108,6 +111,7 @@ type runGlyph struct {
 	box  Rect
 	size float64
 	gap  float64
+	math bool
 }
 
 // wordMargin is the gap over the letter spacing, in ems, that ends a word (pdfminer's
@@ -134,11 +138,17 @@ func splitRun(run []runGlyph, bold bool, dir int, emit func(Word)) {
 	}
 	var sb strings.Builder
 	var w Word
+	n, nmath := 0, 0 // the word's glyphs, and those of a math font
+	done := func() {
+		w.Text = sb.String()
+		w.Math, w.mathGlyphs = 2*nmath > n, nmath
+		emit(w)
+		sb.Reset()
+		n, nmath = 0, 0
+	}
 	for k, g := range run {
 		if k > 0 && g.gap > spacing+wordMargin*math.Max(w.Size, g.size) {
-			w.Text = sb.String()
-			emit(w)
-			sb.Reset()
+			done()
 		}
 		if sb.Len() == 0 {
 			w = Word{Box: g.box, Size: g.size, Bold: bold, Dir: dir}
@@ -147,9 +157,12 @@ func splitRun(run []runGlyph, bold bool, dir int, emit func(Word)) {
 			w.Size = math.Max(w.Size, g.size)
 		}
 		sb.WriteString(g.text)
+		n++
+		if g.math {
+			nmath++
+		}
 	}
-	w.Text = sb.String()
-	emit(w)
+	done()
 }
 
 func badRect(r Rect) bool {
