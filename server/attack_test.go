@@ -280,3 +280,25 @@ func TestAttackManyPartsRefused(t *testing.T) {
 		t.Fatalf("1000 files: %d %.200s", rec.Code, rec.Body)
 	}
 }
+
+// Answers carry document text, and the docs page has forms that send requests with the key
+// typed in: no answer may be sniffed into HTML, and no other site may frame the docs page.
+func TestAttackSniffingAndFramingHeaders(t *testing.T) {
+	srv := New(Config{InProcess: true})
+	for _, path := range []string{"/docs", "/general/docs"} {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if h := rec.Header(); rec.Code != 200 || !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: %d %v", path, rec.Code, h)
+		}
+	}
+	rec := post(t, srv, nil, file("a.html", []byte("<script>alert(1)</script><p>x</p>"), "text/html"), field("output_format", "text/csv"))
+	if rec.Code != 200 || rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("partition answer: %d %v", rec.Code, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/nowhere", nil))
+	if rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("404: %v", rec.Header())
+	}
+}

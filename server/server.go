@@ -153,6 +153,8 @@ func New(cfg Config) *Server {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Answers carry document text (JSON, CSV): a browser must never sniff them into HTML.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	if s.cfg.LoopbackHostsOnly && !loopbackHost(r.Host) {
 		writeDetail(w, http.StatusMisdirectedRequest, "This keyless server answers only requests addressed to localhost")
 		return
@@ -196,6 +198,10 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	// The page's forms send requests with the key typed into them: no other site may frame it
+	// (clickjacking).
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	w.Header().Set("X-Frame-Options", "DENY")
 	w.Write(s.docsPage(r))
 }
 
