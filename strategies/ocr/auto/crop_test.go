@@ -357,3 +357,34 @@ func TestShownBoxUndoesTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// extract_image_block_types may name any element type, in any case, as the reference's does:
+// the text elements named get a crop of their box, the others none.
+func TestAnyTypeIsCropped(t *testing.T) {
+	if _, err := exec.LookPath(pdftoppmBin); err != nil {
+		t.Skip("pdftoppm (poppler-utils) not installed")
+	}
+	f := pdftest.FirstExtra(1)
+	d := pdftest.Doc{
+		Pages: []pdftest.Page{{
+			Content: pdftest.Text("F2", 20, 72, 720, "A Title Set Large") +
+				pdftest.Text("F1", 11, 72, 690, "A paragraph of body text that runs on for a while, as paragraphs do.") +
+				pdftest.Text("F1", 11, 72, 676, "It has a second line, which ends the paragraph here."),
+			Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R /F2 %d 0 R >> >>", f, f+1),
+		}},
+		Extra: []string{pdftest.Helvetica, pdftest.HelveticaBold},
+	}
+	opts := engine.DefaultOptions()
+	opts.ExtractImageBlockTypes = []string{"narrativetext"}
+	els, err := engine.Partition(context.Background(), engine.NewDocument("text.pdf", d.Bytes()), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[element.Type]bool{}
+	for _, e := range els {
+		got[e.Type] = got[e.Type] || e.Metadata.ImageBase64 != ""
+	}
+	if !got[element.NarrativeText] || got[element.Title] {
+		t.Errorf("crops by type %v, want NarrativeText only", got)
+	}
+}

@@ -222,8 +222,10 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 		TableHTML:    opts.Bool(contract.KeyPDFInferTableStructure, true) && !slices.Contains(opts.Values(contract.KeySkipInferTableTypes), ft.Name),
 		ExtractTypes: map[element.Type]bool{},
 	}
+	// Any element type may be named, case-insensitively, as the reference crops any category
+	// (pictures get their own pixels where the PDF has them, everything else a crop of the page).
 	for _, t := range opts.Values(contract.KeyExtractImageBlockTypes) {
-		for _, typ := range []element.Type{element.Image, element.Table, element.FigureCaption} {
+		for _, typ := range croppable() {
 			if strings.EqualFold(t, string(typ)) {
 				lo.ExtractTypes[typ] = true
 			}
@@ -365,6 +367,14 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 			"read_in_part", joinInts(damaged, ","), "first_error", firstDamage)
 	}
 	return nil
+}
+
+// croppable are the element types the layout makes, which extract_image_block_types may name.
+func croppable() []element.Type {
+	return []element.Type{element.Image, element.Table, element.FigureCaption, element.Title,
+		element.NarrativeText, element.ListItem, element.UncategorizedText, element.Header,
+		element.Footer, element.PageNumber, element.Formula, element.Address, element.EmailAddress,
+		element.CodeSnippet}
 }
 
 // markerHandler is LayoutPass's logger: every record becomes a markLog marker, so what the
