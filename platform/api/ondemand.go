@@ -36,6 +36,13 @@ func (a *API) parseMultipart(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// uploadsFull answers a refusal for lack of upload space: 503 with Retry-After, as for an
+// overloaded partition API (the SDKs retry it).
+func uploadsFull(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "30")
+	detail(w, http.StatusServiceUnavailable, "Too many uploaded files are waiting to be processed; retry when running jobs have finished")
+}
+
 // uploads turns the input_files parts into job uploads.
 func uploads(r *http.Request) []jobs.Upload {
 	if r.MultipartForm == nil {
@@ -165,6 +172,10 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	defaultNodes(wf)
 	j, err := a.runner.RunUploads(r.Context(), wf, jobType, files)
+	if errors.Is(err, jobs.ErrUploadsFull) {
+		uploadsFull(w)
+		return
+	}
 	if err != nil {
 		a.internal(w, r, err)
 		return

@@ -426,6 +426,10 @@ func (a *API) runWorkflow(w http.ResponseWriter, r *http.Request) {
 		detail(w, http.StatusConflict, fmt.Sprintf("Workflow %s already has an active job", wf.ID))
 		return
 	}
+	if errors.Is(err, jobs.ErrUploadsFull) {
+		uploadsFull(w)
+		return
+	}
 	if err != nil {
 		a.internal(w, r, err)
 		return

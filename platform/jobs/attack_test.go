@@ -3,7 +3,9 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +75,43 @@ func TestAttackChunkExplosionInJob(t *testing.T) {
 				t.Errorf("max_characters=%v: %s was written to the destination", c.max, doc)
 			}
 		}
+	}
+}
+
+// Every on-demand job may upload 1 GiB, kept on disk until the job ends: a client starting
+// jobs faster than workers finish them filled the disk. The bytes waiting are capped, all jobs
+// together; past the cap RunUploads refuses (the API answers 503 with Retry-After).
+func TestAttackPendingUploadsAreBounded(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, "")
+	uploads := t.TempDir()
+	r, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: -1, Env: testEnv, UploadDir: uploads, MaxPendingUploadBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := func(n int) []Upload {
+		return []Upload{{Filename: "a.txt", Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(bytes.Repeat([]byte("x"), n))), nil
+		}}}
+	}
+	wf := func() *store.Workflow {
+		return &store.Workflow{ID: uuid.NewString(), Name: "on demand", Nodes: []store.Node{partitionNode}}
+	}
+	if _, err := r.RunUploads(ctx, wf(), "ephemeral", up(600)); err != nil {
+		t.Fatal(err)
+	}
+	// No worker runs: the first job's 600 bytes wait. 600 more would pass the cap.
+	if _, err := r.RunUploads(ctx, wf(), "ephemeral", up(600)); !errors.Is(err, ErrUploadsFull) {
+		t.Fatalf("600 + 600 bytes under a 1000-byte cap: %v", err)
+	}
+	entries, _ := os.ReadDir(uploads)
+	if len(entries) != 1 {
+		t.Errorf("the refused job left its uploads: %d job directories", len(entries))
+	}
+	if _, err := r.RunUploads(ctx, wf(), "ephemeral", up(300)); err != nil {
+		t.Fatalf("300 more bytes: %v", err)
+	}
+	if _, err := r.RunUploads(ctx, wf(), "ephemeral", up(200)); !errors.Is(err, ErrUploadsFull) {
+		t.Fatalf("cap already used up: %v", err)
 	}
 }

@@ -68,6 +68,11 @@ type Config struct {
 	// MaxOutputBytes caps the encoded elements of one file (default 256 MiB): past it the file
 	// fails instead of being encoded again by the destination and stored.
 	MaxOutputBytes int
+	// MaxPendingUploadBytes caps the bytes of uploaded files waiting in UploadDir for their
+	// jobs, all jobs together (default 8 GiB): past it RunUploads refuses with ErrUploadsFull.
+	// Each request may upload 1 GiB and its files stay until its job ends, so without a cap
+	// one client filled the disk by starting jobs faster than workers finish them.
+	MaxPendingUploadBytes int64
 	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
 	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
 	UploadDir string
@@ -130,6 +135,9 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 		cfg.MaxElements = DefaultMaxElements
 	case cfg.MaxElements < 0:
 		cfg.MaxElements = 0
+	}
+	if cfg.MaxPendingUploadBytes <= 0 {
+		cfg.MaxPendingUploadBytes = 8 << 30
 	}
 	if cfg.MaxOutputBytes <= 0 {
 		cfg.MaxOutputBytes = defaultMaxOutputBytes

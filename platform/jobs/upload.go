@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,24 @@ type Upload struct {
 
 // ErrNoUploadDir is returned by RunUploads when the runner was not given an UploadDir.
 var ErrNoUploadDir = errors.New("jobs: uploaded files need an upload directory (Config.UploadDir)")
+
+// ErrUploadsFull is returned by RunUploads when the files waiting for their jobs already take
+// Config.MaxPendingUploadBytes: the client should retry once jobs have finished.
+var ErrUploadsFull = errors.New("jobs: too many uploaded bytes are waiting to be processed; retry when running jobs have finished")
+
+// pendingUploadBytes is what UploadDir holds now: the uploads of jobs not yet ended.
+func (r *Runner) pendingUploadBytes() int64 {
+	var n int64
+	filepath.WalkDir(r.cfg.UploadDir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
 
 // IsUpload reports whether a job processes uploaded files rather than a source connector.
 func IsUpload(j *store.Job) bool { return j.SourceID == "" }
@@ -73,6 +92,12 @@ func (r *Runner) RunUploads(ctx context.Context, w *store.Workflow, jobType stri
 	if err := os.MkdirAll(filepath.Join(r.cfg.UploadDir, j.ID), 0o700); err != nil {
 		return undo(fmt.Errorf("jobs: store uploads: %w", err))
 	}
+	// What is waiting already, and what this job adds file by file: the budget is checked
+	// while copying, so one huge request is stopped at the budget, not after it.
+	budget := r.cfg.MaxPendingUploadBytes - r.pendingUploadBytes()
+	if budget <= 0 {
+		return undo(ErrUploadsFull)
+	}
 	seen := map[string]int{}
 	for i, up := range files {
 		if err := ctx.Err(); err != nil {
@@ -89,10 +114,14 @@ func (r *Runner) RunUploads(ctx context.Context, w *store.Workflow, jobType stri
 		}
 		seen[name]++
 		fileID := uuid.NewString()
-		size, err := r.saveUpload(up, r.uploadPath(j.ID, fileID))
+		size, err := r.saveUpload(up, r.uploadPath(j.ID, fileID), budget)
+		if errors.Is(err, ErrUploadsFull) {
+			return undo(err)
+		}
 		if err != nil {
 			return undo(fmt.Errorf("jobs: store upload %s: %w", name, err))
 		}
+		budget -= size
 		doc := connectors.Document{ID: docID, Filename: name, Size: size, ContentType: up.ContentType}
 		raw, err := json.Marshal(doc)
 		if err != nil {
@@ -109,7 +138,7 @@ func (r *Runner) RunUploads(ctx context.Context, w *store.Workflow, jobType stri
 	return j, nil
 }
 
-func (r *Runner) saveUpload(up Upload, path string) (int64, error) {
+func (r *Runner) saveUpload(up Upload, path string, budget int64) (int64, error) {
 	rc, err := up.Open()
 	if err != nil {
 		return 0, err
@@ -119,11 +148,15 @@ func (r *Runner) saveUpload(up Upload, path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(f, io.LimitReader(rc, maxDocumentBytes+1))
+	limit := min(int64(maxDocumentBytes), budget)
+	n, err := io.Copy(f, io.LimitReader(rc, limit+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && n > maxDocumentBytes {
+	switch {
+	case err == nil && n > limit && limit == budget:
+		err = ErrUploadsFull
+	case err == nil && n > limit:
 		err = fmt.Errorf("larger than %d bytes", maxDocumentBytes)
 	}
 	return n, err
