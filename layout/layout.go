@@ -586,6 +586,24 @@ func joinLabels(ls []tline, H float64) []tline {
 		}
 		return ls[a].b.x0 < ls[b].b.x0
 	})
+	// Edges of the page's long lines: a number at the right edge of a column with the text
+	// after it at the left edge of another (a table of contents' page number beside the next
+	// column's line on its baseline) closes a row of its column; it does not open the text
+	// beyond the gutter, as a section number or a bullet opens the text after it.
+	lefts, rights := map[int]int{}, map[int]int{}
+	for _, l := range ls {
+		if l.b.w() >= 40 {
+			lefts[int(math.Round(l.b.x0))]++
+			rights[int(math.Round(l.b.x1))]++
+		}
+	}
+	edge := func(m map[int]int, x float64, tol int) bool {
+		k, n := int(math.Round(x)), 0
+		for d := -tol; d <= tol; d++ {
+			n += m[k+d]
+		}
+		return n >= 3
+	}
 	out := ls[:0:0]
 	for _, l := range ls {
 		if n := len(out); n > 0 {
@@ -594,7 +612,8 @@ func joinLabels(ls []tline, H float64) []tline {
 			gap := l.b.x0 - a.b.x1
 			// In the top and bottom bands a number is a page number beside a running head.
 			inBand := a.b.y1 < 0.14*H || a.b.y0 > 0.86*H
-			label := (!inBand && sectionNumber.MatchString(a.text)) || markRune(a.text)
+			label := ((!inBand && sectionNumber.MatchString(a.text)) || markRune(a.text)) &&
+				!(edge(rights, a.b.x1, 3) && edge(lefts, l.b.x0, 1))
 			if label && !a.turned && !l.turned && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) {
 				a.text += " " + l.text
 				a.b = a.b.union(l.b)

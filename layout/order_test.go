@@ -422,3 +422,43 @@ func TestOrderWatermarkAndBackgroundOverColumns(t *testing.T) {
 		t.Errorf("background: order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
 	}
 }
+
+// A table of contents at the top of the left column, its page numbers flush with the
+// column's right edge and the right column's lines on the same baselines beyond the gutter:
+// a number closes its entry's row, it does not open the right column's line as a section
+// number opens its heading. Before, each number joined the right column's line, which then
+// crossed the gutter, and the columns were read across.
+func TestOrderContentsNumbersBesideColumn(t *testing.T) {
+	mono := func(x, y float64, s string) string { return pdftest.Text("F1", 10, x, y, s) }
+	var c strings.Builder
+	// Courier: every letter 6 points wide at 10 pt, so the left column's lines (40 letters
+	// from x 72) end at 312, where the right-aligned page numbers end too.
+	for i, e := range []string{"E1 Introduction", "E2 Methods"} {
+		y := 700 - float64(22*i)
+		c.WriteString(pdftest.Text("F2", 10, 72, y, e) + mono(306, y, fmt.Sprint(i+3)))
+	}
+	left := []string{"L1 the left column runs on with its text", "and every line of it is forty letters we", "set in a fixed width so that all of them", "end at one edge of the column as set now", "which is how a justified column would be", "set by any typesetter that knows its job", "and so the numbers are flush with it too."}
+	for i, s := range left {
+		c.WriteString(mono(72, 634-float64(12*i), s))
+	}
+	right := []string{"R1 The right column starts at the top of", "the page beside the contents, and it runs", "down on its own to the foot of the page,", "as any column of a newsletter does when",
+		"the reader follows it. The numbers of the", "contents at the left are no part of it,", "however close they come to its left edge", "on the lines they share with it in the",
+		"first rows of the page, for a gutter lies", "between the two columns all the way down."}
+	for i, s := range right {
+		c.WriteString(mono(330, 700-float64(12*i), s))
+	}
+	d := pdftest.Doc{Extra: []string{
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Courier-Bold /Encoding /WinAnsiEncoding >>",
+	}}
+	d.Pages = append(d.Pages, pdftest.Page{Content: c.String(), Resources: fonts(1, "")})
+	els := layoutBytes(t, d.Bytes())
+	if got, want := tagOrder(t, els), []string{"E1", "E2", "L1", "R1"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+	for _, e := range els {
+		if strings.Contains(e.Text, "R1") && !strings.HasPrefix(e.Text, "R1") {
+			t.Errorf("a page number joined the right column: %q", e.Text)
+		}
+	}
+}
