@@ -57,10 +57,25 @@ type cropper struct {
 	// cropBudget; a test points them elsewhere).
 	bin             string
 	timeout, budget time.Duration
+	// overBudget counts the crops not made once the budget was spent: warned once, on the
+	// first, and counted in close's summary rather than one warning per element.
+	overBudget int
 }
+
+// errOverBudget is crop's refusal once the document's rendering budget is spent.
+var errOverBudget = errors.New("the document's rendering budget is spent")
 
 func newCropper(doc *contract.Document) *cropper {
 	return &cropper{doc: doc, bin: pdftoppmBin, timeout: cropTimeout, budget: cropBudget}
+}
+
+// summary warns, once per document, how many elements went without image_base64 because the
+// rendering budget was spent (the first of them was warned about with its page).
+func (c *cropper) summary(ctx context.Context) {
+	if c.overBudget > 1 {
+		contract.Logger(ctx).Warn("hi_res: elements left without image_base64, the document's rendering budget spent",
+			"elements", c.overBudget, "budget", c.budget)
+	}
 }
 
 // close removes the temporary copy of the document.
@@ -163,7 +178,7 @@ func (c *cropper) crop(ctx context.Context, n int, e element.Element, q uint8, w
 		return nil, "", errors.New("the box has no area on the page")
 	}
 	if c.spent >= c.budget {
-		return nil, "", fmt.Errorf("the document's rendering budget (%v) is spent", c.budget)
+		return nil, "", fmt.Errorf("%w (%v)", errOverBudget, c.budget)
 	}
 	bin, err := exec.LookPath(c.bin)
 	if err != nil {
@@ -247,6 +262,11 @@ func (c *cropper) fillCrops(ctx context.Context, n int, els []element.Element, e
 		b, note, err := c.crop(ctx, n, *e, q, w, h)
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if errors.Is(err, errOverBudget) {
+			if c.overBudget++; c.overBudget > 1 {
+				continue
+			}
 		}
 		if err != nil {
 			args := []any{"page", n, "type", e.Type, "reason", err}

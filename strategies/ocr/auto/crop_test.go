@@ -238,6 +238,21 @@ func TestCropFailuresAreWarned(t *testing.T) {
 			t.Errorf("%s: log does not say page, reason %q and the decoder's refusal:\n%s", c.name, c.want, l)
 		}
 	}
+	// Past the budget, the first element is warned about with its page and the rest counted
+	// once, not one warning each.
+	var logs bytes.Buffer
+	ctx := contract.WithLogger(context.Background(), slog.New(slog.NewTextHandler(&logs, nil)))
+	cr := newCropper(contract.NewDocument("x.pdf", []byte("%PDF-1.4\n")))
+	cr.budget = 0
+	for page := 1; page <= 50; page++ {
+		if err := cr.fillCrops(ctx, page, []element.Element{pic, pic}, map[element.Type]bool{element.Image: true}, 0, 612, 792, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cr.summary(ctx)
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 || !strings.Contains(logs.String(), "elements=100") {
+		t.Errorf("%d warnings for 100 crops over the budget:\n%s", n, logs.String())
+	}
 }
 
 // cropBox renders at 200 dpi, lowers the resolution for a box over the pixel bound before

@@ -362,6 +362,9 @@ func (LayoutPass) Partition(ctx context.Context, doc *contract.Document, opts co
 			return err
 		}
 	}
+	if crops != nil {
+		crops.summary(ctx)
+	}
 	if len(damaged) > 0 {
 		log.Warn("hi_res: PDF partly damaged, kept what could be read", "pages", n,
 			"read_in_part", joinInts(damaged, ","), "first_error", firstDamage)
