@@ -125,3 +125,17 @@ func TestConformance(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 }
+
+// Footnotes (word/footnotes.xml) follow the body, Word's separator notes aside and the space
+// after each reference mark trimmed; python-docx, and so the reference, reads none.
+func TestFootnotes(t *testing.T) {
+	got := partitionFile(t, "testdata/footnotes.docx", engine.DefaultOptions())
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, e.Text)
+	}
+	want := []string{"Budget summary", "Spending rose in the second half. Travel fell.", "Mostly new hardware for the lab.", "Fewer conferences were attended."}
+	if fmt.Sprintf("%q", texts) != fmt.Sprintf("%q", want) {
+		t.Errorf("got %q\nwant %q", texts, want)
+	}
+}

@@ -142,6 +142,30 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*wordproc.Document, err
 		return s, err
 	}
 
+	// Deliberate difference: python-docx reads no notes, so the reference loses footnote and
+	// endnote text. Here their paragraphs follow the body, footnotes then endnotes, each in
+	// the order Word keeps them (the order of their references).
+	for _, kind := range []string{"footnotes", "endnotes"} {
+		rel, ok := opc.RelByType(rels, "/"+kind)
+		if !ok || rel.External || !pkg.Has(rel.Target) {
+			continue
+		}
+		rc, err := pkg.OpenPart(rel.Target)
+		if err != nil {
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): %s skipped", rel.Target, err, kind))
+			continue
+		}
+		notes, err := parseNotes(ctx, rc)
+		rc.Close()
+		if err != nil {
+			if !degradable(err) {
+				return nil, wrapPkgErr("read "+kind, err)
+			}
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): the rest of the %s are lost", rel.Target, err, kind))
+		}
+		blocks = append(blocks, notes...)
+	}
+
 	start := 0
 	for i, b := range blocks {
 		sp := parsed.breaks[b.P] // nil for tables and paragraphs inside a section

@@ -525,6 +525,40 @@ func parseHeaderFooter(ctx context.Context, r io.Reader) (*wordproc.HeaderFooter
 	return &wordproc.HeaderFooter{Blocks: blocks}, nil
 }
 
+// parseNotes reads a footnotes or endnotes part (w:footnotes / w:endnotes): the blocks of each
+// note in part order, the separator notes Word keeps there aside.
+func parseNotes(ctx context.Context, r io.Reader) ([]wordproc.Block, error) {
+	p := newParser(ctx, r, nil)
+	if _, err := p.Root("footnotes", "endnotes"); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []wordproc.Block
+	err := p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "footnote" && t.Name.Local != "endnote" {
+			return p.Skip()
+		}
+		if typ, _ := opc.Attr(t, "type"); typ != "" && typ != "normal" {
+			return p.Skip() // separator, continuationSeparator, continuationNotice
+		}
+		blocks, err := p.blocks(0)
+		if len(blocks) > 0 && blocks[0].P != nil {
+			// The space Word puts after the note's reference mark.
+			items := blocks[0].P.Items
+			for i := range items {
+				if items[i].Text = strings.TrimLeft(items[i].Text, " \t"); items[i].Text != "" {
+					break
+				}
+			}
+		}
+		out = append(out, blocks...)
+		return err
+	})
+	return out, err
+}
+
 // builtinStyleNames are python-docx's translations of Word's internal lower-case names of
 // built-in styles to the names shown in Word's user interface.
 var builtinStyleNames = map[string]string{

@@ -89,8 +89,8 @@ func readDrawingXML(ctx context.Context, data []byte, st styles) ([][]wordproc.B
 		if err := b.drawing(1); err != nil {
 			return err
 		}
-		pages = append(pages, b.float)
-		b.float = nil
+		pages = append(pages, append(b.float, b.notes...))
+		b.float, b.notes = nil, nil
 		return nil
 	})
 	if err != nil {

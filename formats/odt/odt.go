@@ -3,9 +3,10 @@
 // word-processing model DOCX is read into (formats/internal/wordproc), reproducing what pandoc's
 // conversion keeps: headings become "Heading N" paragraphs, list items numbered paragraphs with
 // their nesting level, other paragraphs plain body text (white space collapsed), bold and italic
-// spans emphasis, hyperlinks links, tables tables. Headers, footers and notes are dropped, as
-// pandoc drops them; the text in frames (image captions, text boxes, shapes, linked images'
-// captions) follows the paragraph that anchors the frame, as pandoc keeps a figure's caption.
+// spans emphasis, hyperlinks links, tables tables. Headers and footers are dropped, as pandoc
+// drops them; notes follow the body (python-docx would lose them); the text in frames (image
+// captions, text boxes, shapes, linked images' captions) follows the paragraph that anchors the
+// frame, as pandoc keeps a figure's caption.
 package odt
 
 import (
@@ -181,6 +182,8 @@ type builder struct {
 	// float collects the blocks of frames met in the paragraph being read (image captions in
 	// draw:text-box, text in shapes); they follow that paragraph.
 	float []wordproc.Block
+	// notes collects footnotes' and endnotes' blocks; they follow the body.
+	notes []wordproc.Block
 }
 
 func (b *builder) document() ([]wordproc.Block, error) {
@@ -193,7 +196,8 @@ func (b *builder) document() ([]wordproc.Block, error) {
 			return nil, err
 		}
 		if se.Name.Space == nsOffice {
-			return b.blocks(0, -1)
+			blocks, err := b.blocks(0, -1)
+			return append(blocks, b.notes...), err
 		}
 	}
 }
@@ -430,7 +434,11 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 				if err := b.Skip(); err != nil {
 					return err
 				}
-			case "note", "bookmark", "bookmark-start", "bookmark-end", "soft-page-break",
+			case "note":
+				if err := b.note(depth + 1); err != nil {
+					return err
+				}
+			case "bookmark", "bookmark-start", "bookmark-end", "soft-page-break",
 				"reference-mark", "reference-mark-start", "reference-mark-end", "annotation", "annotation-end":
 				if err := b.Skip(); err != nil {
 					return err
@@ -445,6 +453,20 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 			return nil
 		}
 	}
+}
+
+// note reads a text:note: its citation mark is not text; its body's blocks are kept aside in
+// b.notes, to follow the document body (pandoc's DOCX keeps them as footnotes, which python-docx
+// then loses; here they are text).
+func (b *builder) note(depth int) error {
+	return b.Children(func(t xml.StartElement) error {
+		if t.Name.Space != nsText || t.Name.Local != "note-body" {
+			return b.Skip()
+		}
+		blocks, err := b.blocks(depth+1, -1)
+		b.notes = append(b.notes, blocks...)
+		return err
+	})
 }
 
 // collapse applies pandoc's inline white-space model: runs of spaces become one space, and

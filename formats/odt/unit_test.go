@@ -59,6 +59,7 @@ func TestStructure(t *testing.T) {
 		{element.ListItem, "First", 0},
 		{element.ListItem, "Nested", 1},
 		{element.Table, "wide a b", -1},
+		{element.UncategorizedText, "footnote", 0}, // notes follow the body
 	}
 	if len(got) != len(want) {
 		for _, g := range got {
