@@ -38,6 +38,8 @@ type Config struct {
 	MaxUploadBytes int64
 	// Env is the operator's policy for connectors (local roots, private network).
 	Env connectors.Env
+	// MaxConcurrentUploads caps the multipart bodies read at once (default 4); more get 503.
+	MaxConcurrentUploads int
 }
 
 // API is the platform API handler.
@@ -50,8 +52,10 @@ type API struct {
 	max    int64
 	// maxUpload caps multipart bodies (on-demand jobs, runs with input_files).
 	maxUpload int64
-	mux       *http.ServeMux
-	env       connectors.Env
+	// uploadSlots holds one token per multipart body being read.
+	uploadSlots chan struct{}
+	mux         *http.ServeMux
+	env         connectors.Env
 	// csrf refuses state-changing requests a browser sends from another origin: with JSON-only
 	// bodies it closes the "any web page the operator visits drives the API" hole, including the
 	// bodiless POSTs (run, cancel, connection-check) and the multipart uploads.
@@ -71,6 +75,11 @@ func New(cfg Config) *API {
 	if a.max <= 0 {
 		a.max = 10 << 20
 	}
+	slots := cfg.MaxConcurrentUploads
+	if slots <= 0 {
+		slots = 4
+	}
+	a.uploadSlots = make(chan struct{}, slots)
 	a.maxUpload = cfg.MaxUploadBytes
 	if a.maxUpload <= 0 {
 		a.maxUpload = 1 << 30

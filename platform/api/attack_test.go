@@ -3,10 +3,12 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,5 +119,60 @@ func TestUnchangedSaveWithMaskedConnectionString(t *testing.T) {
 	cfg["account_name"] = "attacker"
 	if code, v := c.do("PUT", "/api/v1/sources/"+m["id"].(string), map[string]any{"config": cfg}); code != 422 {
 		t.Fatalf("retargeted with the stored connection string: %d %v", code, v)
+	}
+}
+
+// Multipart bodies over 32 MiB spill to temporary files, up to 1 GiB each, until the request
+// ends; nothing bounded how many were read at once, so parallel slow uploads could fill the
+// temporary directory. At most 4 are read at once; more get 503 before a byte is read.
+func TestAttackParallelUploadsBounded(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var pipes []*io.PipeWriter
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		pr, pw := io.Pipe()
+		pipes = append(pipes, pw)
+		req, _ := http.NewRequestWithContext(ctx, "POST", c.srv.URL+"/api/v1/jobs", pr)
+		req.Header.Set("unstructured-api-key", key)
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}()
+		pw.Write([]byte("--x\r\nContent-Disposition: form-data; name=\"input_files\"; filename=\"a.txt\"\r\n\r\nslow"))
+	}
+	time.Sleep(300 * time.Millisecond)
+	req, _ := http.NewRequest("POST", c.srv.URL+"/api/v1/jobs", strings.NewReader("--x--\r\n"))
+	req.Header.Set("unstructured-api-key", key)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("fifth upload while four are read: %d, want 503 with Retry-After", resp.StatusCode)
+	}
+	for _, pw := range pipes {
+		pw.CloseWithError(fmt.Errorf("client gone"))
+	}
+	cancel()
+	wg.Wait()
+	// The slots are free again.
+	time.Sleep(100 * time.Millisecond)
+	req, _ = http.NewRequest("POST", c.srv.URL+"/api/v1/jobs", strings.NewReader("--x--\r\n"))
+	req.Header.Set("unstructured-api-key", key)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		t.Errorf("slots not released after the uploads ended")
 	}
 }

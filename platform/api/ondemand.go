@@ -22,18 +22,38 @@ import (
 const multipartMemory = 32 << 20
 
 // parseMultipart reads a multipart body within the upload limit, answering the error itself.
-func (a *API) parseMultipart(w http.ResponseWriter, r *http.Request) bool {
+// Bodies over 32 MiB spill to temporary files, so at most Config.MaxConcurrentUploads are read
+// at once (each may be 1 GiB of disk until the request ends), and none while the upload
+// backlog is full. done removes the temporary files and frees the slot.
+func (a *API) parseMultipart(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
+	select {
+	case a.uploadSlots <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "5")
+		detail(w, http.StatusServiceUnavailable, "Too many uploads in progress; retry shortly")
+		return nil, false
+	}
+	release := func() { <-a.uploadSlots }
+	if a.runner != nil && a.runner.UploadsFull() {
+		release()
+		uploadsFull(w)
+		return nil, false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, a.maxUpload)
 	if err := r.ParseMultipartForm(multipartMemory); err != nil {
+		release()
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			detail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body larger than %d bytes", a.maxUpload))
-			return false
+			return nil, false
 		}
 		detail(w, http.StatusBadRequest, "Invalid multipart body: "+err.Error())
-		return false
+		return nil, false
 	}
-	return true
+	return func() {
+		r.MultipartForm.RemoveAll()
+		release()
+	}, true
 }
 
 // uploadsFull answers a refusal for lack of upload space: 503 with Retry-After, as for an
@@ -87,10 +107,11 @@ func (a *API) createJob(w http.ResponseWriter, r *http.Request) {
 			{Type: "missing", Loc: []string{"body", "input_files"}, Msg: "Field required", Input: nil}})
 		return
 	}
-	if !a.parseMultipart(w, r) {
+	done, ok := a.parseMultipart(w, r)
+	if !ok {
 		return
 	}
-	defer r.MultipartForm.RemoveAll()
+	defer done()
 	// request_data problems come first and input_files last, in the form's field order.
 	var errs, filesErr []schema.FieldError
 	raw, present, err := requestData(r.MultipartForm)

@@ -403,10 +403,11 @@ func (a *API) runWorkflow(w http.ResponseWriter, r *http.Request) {
 	}
 	var files []jobs.Upload
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
-		if !a.parseMultipart(w, r) {
+		done, ok := a.parseMultipart(w, r)
+		if !ok {
 			return
 		}
-		defer r.MultipartForm.RemoveAll()
+		defer done()
 		files = uploads(r)
 	}
 	var j *store.Job

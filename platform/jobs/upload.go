@@ -53,6 +53,12 @@ func (r *Runner) pendingUploadBytes() int64 {
 	return n
 }
 
+// UploadsFull reports whether the upload backlog is at Config.MaxPendingUploadBytes, so a new
+// upload can be refused before its body is read.
+func (r *Runner) UploadsFull() bool {
+	return r.cfg.UploadDir != "" && r.pendingUploadBytes() >= r.cfg.MaxPendingUploadBytes
+}
+
 // IsUpload reports whether a job processes uploaded files rather than a source connector.
 func IsUpload(j *store.Job) bool { return j.SourceID == "" }
 
