@@ -11,7 +11,8 @@ import (
 // `key:"name"` give one key each, with the canonical value of their type: a string, bool or
 // int always; a *float64 when set; a []string when not nil (one value per item). A
 // map[string]string field tagged `key:",extra"` gives its entries as they are, without ever
-// shadowing a tagged key. Other fields stay behind. It is the one conversion from a typed
+// shadowing a tagged key; a map[string][]string field so tagged gives its entries' items (the
+// list keys without a field of their own), over the other's entry of the same key. Other fields stay behind. It is the one conversion from a typed
 // options struct to keys: the engine's Options and protocol 1's frozen options_json both
 // declare their keys in tags instead of in code.
 func KeysOf(v any) Options {
@@ -21,10 +22,13 @@ func KeysOf(v any) Options {
 	}
 	k := Options{}
 	var tagged []func()
+	var lists []reflect.Value
 	for i := 0; i < rv.NumField(); i++ {
 		name, extra := fieldKey(rv.Type().Field(i))
 		f := rv.Field(i)
 		switch {
+		case extra && isListMap(f.Type()):
+			lists = append(lists, f)
 		case extra:
 			for _, e := range f.MapKeys() {
 				k[e.String()] = []string{f.MapIndex(e).String()}
@@ -37,23 +41,36 @@ func KeysOf(v any) Options {
 			})
 		}
 	}
+	for _, f := range lists {
+		for _, e := range f.MapKeys() {
+			k[e.String()] = slices.Clone(f.MapIndex(e).Interface().([]string))
+		}
+	}
 	for _, set := range tagged {
 		set()
 	}
 	return k
 }
 
+// isListMap reports whether t is map[string][]string, the type of an extra field holding lists.
+func isListMap(t reflect.Type) bool {
+	return t.Kind() == reflect.Map && t.Elem().Kind() == reflect.Slice
+}
+
 // SetKeys sets the tagged fields of the struct v points to from k (see KeysOf): a value that
 // does not parse as the field's type leaves the field as it was; a list key sets the field even
-// to no items. Keys without a field go to the field tagged `key:",extra"` with their last value,
-// when there is one.
+// to no items. Keys without a field go to the field tagged `key:",extra"`: with their items to a
+// map[string][]string one when they have other than one value (a list), else with their last
+// value to a map[string]string one, when there is one.
 func SetKeys(v any, k Options) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := map[string]reflect.Value{}
-	var extra reflect.Value
+	var extra, extraLists reflect.Value
 	for i := 0; i < rv.NumField(); i++ {
 		name, isExtra := fieldKey(rv.Type().Field(i))
 		switch {
+		case isExtra && isListMap(rv.Field(i).Type()):
+			extraLists = rv.Field(i)
 		case isExtra:
 			extra = rv.Field(i)
 		case name != "":
@@ -64,6 +81,13 @@ func SetKeys(v any, k Options) {
 		vs := k[name]
 		f, ok := fields[name]
 		if !ok {
+			if extraLists.IsValid() && len(vs) != 1 {
+				if extraLists.IsNil() {
+					extraLists.Set(reflect.MakeMap(extraLists.Type()))
+				}
+				extraLists.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(slices.Clone(vs)))
+				continue
+			}
 			if extra.IsValid() && len(vs) > 0 {
 				if extra.IsNil() {
 					extra.Set(reflect.MakeMap(extra.Type()))

@@ -45,6 +45,9 @@ type Options struct {
 	// Extra holds the parameters without a field above (name → value as sent): those a format
 	// or strategy declared for itself and a third-party strategy's.
 	Extra map[string]string `key:",extra"`
+	// ExtraLists holds the list parameters without a field above (a format's or strategy's own
+	// list key, declared with contract.List): name → items. A name here wins over Extra.
+	ExtraLists map[string][]string `key:",extra"`
 
 	// Logger receives progress and diagnostics; nil discards them.
 	Logger *slog.Logger

@@ -9,6 +9,7 @@ import (
 	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/contract"
+	"github.com/quarrydocs/quarry/engine"
 )
 
 // A format and a strategy that declare keys of their own, one of them twice and one that
@@ -62,9 +63,27 @@ func TestDeclaredKeysParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"x_flag": "false", "x_count": "7", "x_ratio": "0.5", "x_tags": "b", "x_mode": "Fast", "undeclared": "kept"}
+	want := map[string]string{"x_flag": "false", "x_count": "7", "x_ratio": "0.5", "x_mode": "Fast", "undeclared": "kept"}
 	if !reflect.DeepEqual(o.Extra, want) || !o.Coordinates {
 		t.Errorf("Extra = %v (coordinates %v), want %v", o.Extra, o.Coordinates, want)
+	}
+	// A declared list keeps every item, as far as the partitioner (in process or in a plugin,
+	// whose keys come back through OptionsFromKeys).
+	if got := o.Keys().Values("x_tags"); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("x_tags reached the partitioner as %q", got)
+	}
+	back := engine.OptionsFromKeys(o.Keys())
+	if got := back.Keys().Values("x_tags"); !reflect.DeepEqual(got, []string{"a", "b"}) || back.Keys().Get("undeclared") != "kept" {
+		t.Errorf("x_tags after the plugin wire: %q (%v)", got, back.Keys())
+	}
+	for form, items := range map[string][]string{"c+d": {"c", "d"}, `["e","f","g"]`: {"e", "f", "g"}, "h": {"h"}} {
+		o, err := partitionapi.OptionsFromForm(map[string][]string{"x_tags": {form}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Keys().Values("x_tags"); !reflect.DeepEqual(got, items) {
+			t.Errorf("x_tags=%s reached the partitioner as %q", form, got)
+		}
 	}
 	_, err = partitionapi.OptionsFromForm(map[string][]string{"x_flag": {"maybe"}, "x_count": {"many"}, "x_ratio": {"half"}})
 	var ve *schema.ValidationError

@@ -49,8 +49,8 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 	// A parameter without a field of engine.Options (one a format or strategy declared for
 	// itself: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm keys, and the
 	// Declared ones such as process_attachments) reaches its reader through Extra, with the
-	// canonical value its kind parsed to ("no" arrives as "false"). A declared list keeps the
-	// last value as sent, which the unknown-field loop above put there.
+	// canonical value its kind parsed to ("no" arrives as "false"); a declared list reaches it
+	// through ExtraLists with every item.
 	set := func(name string, v any) {
 		if o.Set(name, v) {
 			return
@@ -65,8 +65,15 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 			s = strconv.FormatFloat(x, 'g', -1, 64)
 		case string:
 			s = x
+		case []string:
+			if o.ExtraLists == nil {
+				o.ExtraLists = map[string][]string{}
+			}
+			o.ExtraLists[name] = x
+			delete(o.Extra, name) // the unknown-field loop kept its last value there
+			return
 		default:
-			return // no declared list key lives outside Options
+			return
 		}
 		if o.Extra == nil {
 			o.Extra = map[string]string{}
