@@ -161,6 +161,22 @@ func ReplaceStrategy(name string, p Partitioner) {
 	registry.strategies[name] = s
 }
 
+// DeclareStrategyOptions adds keys to those the strategy registered under name declares,
+// registering the name when it is not (a plugin's strategy, whose keys the host learns from the
+// plugin). A key the strategy already declares keeps its declaration. Start-up only, as
+// ReplaceStrategy.
+func DeclareStrategyOptions(name string, keys []KeySpec) {
+	defer mutate("options of strategy " + name + " declared")()
+	s := registry.strategies[name]
+	s.Name = name
+	for _, k := range keys {
+		if !slices.ContainsFunc(s.Options, func(o KeySpec) bool { return o.Key == k.Key }) {
+			s.Options = append(slices.Clip(s.Options), k)
+		}
+	}
+	registry.strategies[name] = s
+}
+
 // ReplaceFormat puts p in place of the partitioner of the format registered for mime (start-up
 // only, as ReplaceStrategy). It reports whether such a format exists.
 func ReplaceFormat(mime string, p Partitioner) bool {

@@ -45,7 +45,7 @@ func main() {
 func options() []sdk.Option {
 	var out []sdk.Option
 	for _, k := range ocr.Options {
-		out = append(out, sdk.Option{Key: k.Key, Help: k.Help})
+		out = append(out, sdk.Option{Key: k.Key, Help: k.Help, Kind: k.Kind})
 	}
 	return out
 }

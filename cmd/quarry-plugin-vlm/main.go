@@ -19,7 +19,7 @@ func main() {
 	// The strategy is written against contract, the SDK's own types: it is served as it is.
 	var opts []sdk.Option
 	for _, k := range vlm.Options {
-		opts = append(opts, sdk.Option{Key: k.Key, Help: k.Help})
+		opts = append(opts, sdk.Option{Key: k.Key, Help: k.Help, Kind: k.Kind})
 	}
 	sdk.ServePlugin(sdk.Plugin{
 		Name:       vlm.Name,

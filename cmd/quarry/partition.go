@@ -118,6 +118,15 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 	c := &partitionCmd{form: map[string][]string{}, stdout: stdout, stderr: stderr, stdin: stdin}
 	fs := newPartitionFlags(c)
 	paths, err := parseInterleaved(fs, args)
+	if err != nil && (errors.Is(err, flag.ErrHelp) || strings.Contains(err.Error(), "flag provided but not defined")) {
+		// The installed plugins' own keys are flags too (partitionapi.Declared once their
+		// strategies are registered): load the plugins (from their cached Describe answers,
+		// without starting them) and read the command line again.
+		startPlugins(false)
+		c.form = map[string][]string{}
+		fs = newPartitionFlags(c)
+		paths, err = parseInterleaved(fs, args)
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		partitionHelp(stdout)
 		return errHelpShown
@@ -135,7 +144,13 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return usageError("partition: -o and --output-dir cannot be used together; -o writes one file, --output-dir one file per input")
 	}
 	if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
-		return usageError("partition: %v", err)
+		// A plugin's strategy names and option keys are known once the plugins are loaded
+		// (from their cached Describe answers, without starting them): load them and read the
+		// form again (strategy=pdftotext, a plugin's boolean key checked by its kind).
+		startPlugins(false)
+		if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
+			return usageError("partition: %v", err)
+		}
 	}
 	if c.inputs, err = expandInputs(paths, c.recursive, stdin); err != nil {
 		return usageError("partition: %v", err)

@@ -47,6 +47,7 @@ type cacheEntry struct {
 type cacheOption struct {
 	Key  string `json:"key"`
 	Help string `json:"help,omitempty"`
+	Kind string `json:"kind,omitempty"`
 }
 
 // DefaultCacheDir is where Describe answers are cached unless Config.CacheDir says otherwise:
@@ -97,7 +98,7 @@ func (c describeCache) load(sum string) (*pluginv1.DescribeResponse, bool) {
 		MimeTypes: e.MIMETypes, Capabilities: e.Capabilities, MaxWorkers: e.MaxWorkers,
 	}
 	for _, o := range e.Options {
-		d.Options = append(d.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help})
+		d.Options = append(d.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help, Kind: o.Kind})
 	}
 	return d, true
 }
@@ -114,7 +115,7 @@ func (c describeCache) store(sum string, d *pluginv1.DescribeResponse) error {
 		Strategies: d.Strategies, MIMETypes: d.MimeTypes, Capabilities: d.Capabilities, MaxWorkers: d.MaxWorkers,
 	}
 	for _, o := range d.Options {
-		e.Options = append(e.Options, cacheOption{Key: o.Key, Help: o.Help})
+		e.Options = append(e.Options, cacheOption{Key: o.Key, Help: o.Help, Kind: o.Kind})
 	}
 	b, err := json.Marshal(e)
 	if err != nil {
@@ -149,5 +150,5 @@ func sameAnswer(a, b *pluginv1.DescribeResponse) bool {
 	return a.Name == b.Name && a.Version == b.Version && a.Protocol == b.Protocol &&
 		slices.Equal(a.Strategies, b.Strategies) && slices.Equal(a.MimeTypes, b.MimeTypes) &&
 		slices.Equal(a.Capabilities, b.Capabilities) && a.MaxWorkers == b.MaxWorkers &&
-		slices.EqualFunc(a.Options, b.Options, func(x, y *pluginv1.OptionSpec) bool { return x.Key == y.Key && x.Help == y.Help })
+		slices.EqualFunc(a.Options, b.Options, func(x, y *pluginv1.OptionSpec) bool { return x.Key == y.Key && x.Help == y.Help && x.Kind == y.Kind })
 }

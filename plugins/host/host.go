@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/engine"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
 )
@@ -346,15 +347,49 @@ func (h *Host) Register(ctx context.Context) error {
 			errs = append(errs, err)
 			continue
 		}
+		keys := p.declaredKeys()
 		for _, n := range names {
 			if p.local != nil {
 				engine.ReplaceStrategy(n, &Builtin{Local: p.local, Remote: p.Partitioner(n)})
 				continue
 			}
 			engine.ReplaceStrategy(n, p.Partitioner(n))
+			// The plugin's own keys join the API's schema (the OpenAPI document, the CLI's
+			// flags and help) and are checked by their kind, as a built-in's are.
+			contract.DeclareStrategyOptions(n, keys)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// declaredKeys are the option keys the plugin declared in its Describe answer (a running
+// process's or the cached one), as contract declarations. A kind the host does not know reads
+// as a string.
+func (p *Plugin) declaredKeys() []contract.KeySpec {
+	p.descMu.Lock()
+	d := p.desc
+	if d == nil {
+		d = p.stored
+	}
+	p.descMu.Unlock()
+	if d == nil {
+		return nil
+	}
+	var out []contract.KeySpec
+	for _, o := range d.Options {
+		kind := contract.ValueKind(o.Kind)
+		switch kind {
+		case contract.Bool, contract.Int, contract.Float, contract.List:
+		default:
+			kind = contract.String
+		}
+		help := fmt.Sprintf("an option of plugin %s", p.spec.Name)
+		if o.Help != "" {
+			help = fmt.Sprintf("%s (plugin %s)", o.Help, p.spec.Name)
+		}
+		out = append(out, contract.KeySpec{Key: o.Key, Kind: kind, Help: help, Since: int(d.Protocol)})
+	}
+	return out
 }
 
 // Processes returns the process IDs currently running for all plugins (for tests and

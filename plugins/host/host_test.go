@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
@@ -422,6 +423,20 @@ func TestExamplePluginThroughEngine(t *testing.T) {
 	h := newHost(t, Config{Workers: 1})
 	if err := h.Register(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	// The plugins' own keys join the API's schema with their kinds and are checked by them.
+	declared := map[string]partitionapi.Param{}
+	for _, p := range partitionapi.Declared() {
+		declared[p.Name] = p
+	}
+	if p := declared["pdftotext_layout"]; p.Kind != partitionapi.StrictBool || p.Group != partitionapi.Strategy || !strings.Contains(p.Help, "plugin pdftotext") {
+		t.Errorf("pdftotext_layout in the schema: %+v", p)
+	}
+	if p := declared["compatv2_volume"]; p.Kind != partitionapi.String || p.Help != "how loud (plugin compatv2)" {
+		t.Errorf("compatv2_volume in the schema: %+v", p)
+	}
+	if _, err := partitionapi.OptionsFromForm(map[string][]string{"pdftotext_layout": {"maybe"}}); err == nil {
+		t.Error("pdftotext_layout=maybe accepted")
 	}
 	data, err := os.ReadFile("../../testdata/reference/docs/list-item-example.pdf")
 	if err != nil {

@@ -46,6 +46,12 @@ func (pr *proc) kill() {
 	if pr.cmd != nil && pr.cmd.Process != nil {
 		_ = pr.cmd.Process.Kill()
 	}
+	// go-plugin then closes its connection to the process. Over protocol 3's transport (yamux)
+	// every write that fails on a connection whose peer has just died is logged on this
+	// process's stderr; once the process is reaped, the connection has ended and nothing is.
+	for i := 0; i < 100 && !pr.gp.Exited(); i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
 	pr.gp.Kill()
 	if pr.tmp != "" {
 		// After the kill: the process can no longer add files.
@@ -54,6 +60,13 @@ func (pr *proc) kill() {
 		}
 		os.RemoveAll(pr.tmp)
 	}
+}
+
+// stop ends a healthy process: go-plugin asks it to quit, and kills it if it has not exited
+// within 2 seconds; then what kill does after (the temporary directory).
+func (pr *proc) stop() {
+	pr.gp.Kill()
+	pr.kill()
 }
 
 // pool holds up to n processes of one plugin. A call takes a token, then the most recently
@@ -132,7 +145,11 @@ func (pl *pool) release(pr *proc, suspect bool) {
 	pl.mu.Unlock()
 	if !keep {
 		pl.forget(pr)
-		pr.kill()
+		if suspect {
+			pr.kill()
+		} else {
+			pr.stop()
+		}
 	}
 	pl.tokens <- struct{}{}
 }
@@ -162,12 +179,26 @@ func (pl *pool) close() {
 	for pr := range pl.running {
 		procs = append(procs, pr)
 	}
+	idle := map[*proc]bool{}
+	for _, pr := range pl.idle {
+		idle[pr] = true
+	}
 	pl.running = map[*proc]bool{}
 	pl.idle = nil
 	pl.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, pr := range procs {
-		pr.kill()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if idle[pr] {
+				pr.stop() // an idle process quits by itself
+				return
+			}
+			pr.kill() // a busy one may be hung
+		}()
 	}
+	wg.Wait()
 }
 
 // start launches one process: checksum, command with limits, handshake, dispense, describe.

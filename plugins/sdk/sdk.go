@@ -70,6 +70,10 @@ type Strategy struct {
 type Option struct {
 	Key  string
 	Help string
+	// Kind is how the key's values read (contract.Bool, Int, Float, String or List; empty:
+	// String). The host checks a request's values by it, as it does the API's own parameters
+	// (a value that does not read is a 422), and documents the key with the API's.
+	Kind contract.ValueKind
 }
 
 // Plugin describes a plugin serving one or more strategies.
@@ -111,7 +115,7 @@ func server(p Plugin) *rpcwire.Server {
 		srv.Strategies = append(srv.Strategies, rpcwire.Strategy{Name: s.Name, MIMETypes: s.MIMETypes, Partition: s.Partition})
 	}
 	for _, o := range p.Options {
-		srv.Options = append(srv.Options, rpcwire.OptionSpec{Key: o.Key, Help: o.Help})
+		srv.Options = append(srv.Options, rpcwire.OptionSpec{Key: o.Key, Help: o.Help, Kind: string(o.Kind)})
 	}
 	if srv.Name == "" && len(p.Strategies) > 0 {
 		srv.Name = p.Strategies[0].Name

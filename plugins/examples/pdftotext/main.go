@@ -39,7 +39,7 @@ func main() {
 			MIMETypes: []string{"application/pdf"},
 			Partition: partition,
 		}},
-		Options: []sdk.Option{{Key: keyLayout, Help: "keep pdftotext's physical layout (-layout)"}},
+		Options: []sdk.Option{{Key: keyLayout, Kind: contract.Bool, Help: "keep pdftotext's physical layout (-layout)"}},
 	})
 }
 

@@ -109,8 +109,9 @@ type Description struct {
 	Options []OptionSpec
 }
 
-// OptionSpec declares an option key a plugin reads beyond the standard ones.
-type OptionSpec struct{ Key, Help string }
+// OptionSpec declares an option key a plugin reads beyond the standard ones. Kind is how its
+// values read (contract.ValueKind: "bool", "int", "float", "string", "list"; empty: string).
+type OptionSpec struct{ Key, Help, Kind string }
 
 // Start opens a partition call; Write then carries the document unless Path is set.
 type Start struct {

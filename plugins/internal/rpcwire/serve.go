@@ -219,10 +219,29 @@ func serveSession(c io.ReadWriteCloser, srv *Server, quit func()) error {
 			return b.reserve(), nil
 		}),
 	}
-	return serveRPC(control, methods, func(name string) {
-		if name == "Control.Quit" {
-			quit()
+	// When the host closes the control stream it goes on to close its other streams and the
+	// session: closing the connection first would make those writes fail (go-plugin's client
+	// logs each on the host's stderr), so the session ends from the host's side.
+	defer func() {
+		select {
+		case <-sess.CloseChan():
+		case <-time.After(time.Second):
 		}
+	}()
+	return serveRPC(control, methods, func(name string) {
+		if name != "Control.Quit" {
+			return
+		}
+		// go-plugin's client closes its streams and the session after Quit: exiting before it
+		// has would make its writes fail and log errors on the host's stderr. (It kills a
+		// process that has not exited 2 seconds after Quit.)
+		go func() {
+			select {
+			case <-sess.CloseChan():
+			case <-time.After(time.Second):
+			}
+			quit()
+		}()
 	})
 }
 

@@ -56,7 +56,7 @@ func (c *Client) describeNet(ctx context.Context) (*pluginv1.DescribeResponse, e
 		MimeTypes: d.MIMETypes, Capabilities: d.Capabilities, MaxWorkers: uint32(max(d.MaxWorkers, 0)),
 	}
 	for _, o := range d.Options {
-		r.Options = append(r.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help})
+		r.Options = append(r.Options, &pluginv1.OptionSpec{Key: o.Key, Help: o.Help, Kind: o.Kind})
 	}
 	return r, nil
 }

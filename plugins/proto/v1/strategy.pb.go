@@ -234,9 +234,12 @@ func (x *DescribeResponse) GetOptions() []*OptionSpec {
 
 // OptionSpec declares one option key a plugin reads.
 type OptionSpec struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
-	Help          string                 `protobuf:"bytes,2,opt,name=help,proto3" json:"help,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Key   string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Help  string                 `protobuf:"bytes,2,opt,name=help,proto3" json:"help,omitempty"`
+	// kind is how the key's values read: "bool", "int", "float", "string" or "list" (the host
+	// checks a request's values by it, as the API's own parameters); empty means "string".
+	Kind          string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -281,6 +284,13 @@ func (x *OptionSpec) GetKey() string {
 func (x *OptionSpec) GetHelp() string {
 	if x != nil {
 		return x.Help
+	}
+	return ""
+}
+
+func (x *OptionSpec) GetKind() string {
+	if x != nil {
+		return x.Kind
 	}
 	return ""
 }
@@ -872,11 +882,12 @@ const file_strategy_proto_rawDesc = "" +
 	"\fcapabilities\x18\x06 \x03(\tR\fcapabilities\x12\x1f\n" +
 	"\vmax_workers\x18\a \x01(\rR\n" +
 	"maxWorkers\x126\n" +
-	"\aoptions\x18\b \x03(\v2\x1c.quarry.plugin.v1.OptionSpecR\aoptions\"2\n" +
+	"\aoptions\x18\b \x03(\v2\x1c.quarry.plugin.v1.OptionSpecR\aoptions\"F\n" +
 	"\n" +
 	"OptionSpec\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
-	"\x04help\x18\x02 \x01(\tR\x04help\"k\n" +
+	"\x04help\x18\x02 \x01(\tR\x04help\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\"k\n" +
 	"\x10PartitionRequest\x128\n" +
 	"\x05start\x18\x01 \x01(\v2 .quarry.plugin.v1.PartitionStartH\x00R\x05start\x12\x16\n" +
 	"\x05chunk\x18\x02 \x01(\fH\x00R\x05chunkB\x05\n" +
