@@ -247,6 +247,23 @@ func TestSymbolFontBuiltInEncoding(t *testing.T) {
 	if got != "αβγπ∀∃•≤" {
 		t.Errorf("got %q", got)
 	}
+	// Word's SymbolMT, a TrueType font (WinAnsi by default) named otherwise, and a styled
+	// Symbol read the same way; a font that merely starts with the word does not.
+	for font, want := range map[string]string{
+		"<< /Type /Font /Subtype /TrueType /BaseFont /SymbolMT >>":        "αβγπ∀∃•≤",
+		"<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+SymbolMT >>": "αβγπ∀∃•≤",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Symbol,Bold >>":        "αβγπ∀∃•≤",
+		"<< /Type /Font /Subtype /TrueType /BaseFont /SymbolicSans >>":    "abgp\"$·£",
+	} {
+		p := readPage(t, onePage("<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td (abgp\"$\xb7\xa3) Tj ET", font))
+		var got string
+		for _, g := range p.Glyphs {
+			got += g.Text
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", font, got, want)
+		}
+	}
 }
 
 // The standard ZapfDingbats font reads through its built-in encoding and the ITC Zapf

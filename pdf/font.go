@@ -186,7 +186,7 @@ func (d *Document) buildFont(fd types.Dict) *font {
 	}
 	// Encoding: base table, then /Differences.
 	switch {
-	case f.core14 == "Symbol":
+	case f.core14 == "Symbol" || isSymbolFont(base):
 		for c, n := range symbolEncoding {
 			f.encoding[c] = n
 		}
@@ -247,6 +247,15 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		}
 	}
 	return f
+}
+
+// isSymbolFont reports whether a font's base name (subset prefix removed) is a cut of the
+// Symbol font under another name: Monotype's SymbolMT that Word embeds or names, with a style
+// suffix ("Symbol,Bold", "Symbol-Italic"). Its codes are the Symbol font's (0xB7 the bullet
+// Word's lists use, "a" alpha), not WinAnsi's (0xB7 a middle dot).
+func isSymbolFont(base string) bool {
+	rest, ok := strings.CutPrefix(base, "Symbol")
+	return ok && (rest == "MT" || strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "MT,") || strings.HasPrefix(rest, "MT-"))
 }
 
 // isDingbatsFont reports whether a font's base name (subset prefix removed) is a version of
