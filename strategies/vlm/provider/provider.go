@@ -112,24 +112,85 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	// Every provider's requests pass through recorder, so status and Retry-After are known
 	// whatever shape the SDK gives its errors.
 	hc := &http.Client{Transport: recorder{next: transportOf(base)}, Timeout: timeout, Jar: base.Jar}
+	var c Client
+	var err error
 	switch cfg.Provider {
 	case OpenAI:
-		return newOpenAI(&cfg, hc)
+		c, err = newOpenAI(&cfg, hc)
 	case AzureOpenAI:
-		return newAzureOpenAI(&cfg, hc)
+		c, err = newAzureOpenAI(&cfg, hc)
 	case Anthropic:
-		return newAnthropic(&cfg, hc)
+		c, err = newAnthropic(&cfg, hc)
 	case AnthropicBedrock:
-		return newAnthropicBedrock(ctx, &cfg, hc)
+		c, err = newAnthropicBedrock(ctx, &cfg, hc)
 	case Bedrock:
-		return newBedrock(ctx, &cfg, hc)
+		c, err = newBedrock(ctx, &cfg, hc)
 	case Google:
-		return newGoogle(ctx, &cfg, hc)
+		c, err = newGoogle(ctx, &cfg, hc)
 	case VertexAI:
-		return newVertex(ctx, &cfg, hc)
+		c, err = newVertex(ctx, &cfg, hc)
+	default:
+		return nil, fmt.Errorf("vlm: unknown provider %q", cfg.Provider)
 	}
-	return nil, fmt.Errorf("vlm: unknown provider %q", cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	var secrets []string
+	for _, name := range credentialVars {
+		if v := strings.TrimSpace(cfg.getenv(name)); len(v) >= 8 {
+			secrets = append(secrets, v)
+		}
+	}
+	return redacting{Client: c, secrets: secrets}, nil
 }
+
+// credentialVars are the environment variables that hold provider credentials.
+var credentialVars = []string{"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
+	"GOOGLE_API_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK"}
+
+// redacting removes the operator's credentials from a provider's error messages. Those
+// messages reach the partition API's client (and job records): a provider, or an
+// OpenAI-compatible server behind a base URL, that echoes the key or the Authorization header
+// it was sent ("invalid token: Bearer sk-…") would hand the operator's key to every API user.
+type redacting struct {
+	Client
+	secrets []string
+}
+
+func (r redacting) Generate(ctx context.Context, req Request) (*Response, error) {
+	resp, err := r.Client.Generate(ctx, req)
+	if err == nil || len(r.secrets) == 0 {
+		return resp, err
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		cp := *ae
+		cp.Message = r.redact(cp.Message)
+		cp.Err = redactedError{msg: r.redact(fmt.Sprint(ae.Err)), cause: ae.Err}
+		return resp, &cp
+	}
+	if msg := err.Error(); r.redact(msg) != msg {
+		return resp, redactedError{msg: r.redact(msg), cause: err}
+	}
+	return resp, err
+}
+
+func (r redacting) redact(s string) string {
+	for _, sec := range r.secrets {
+		s = strings.ReplaceAll(s, sec, "**********")
+	}
+	return s
+}
+
+// redactedError is an error whose text had credentials removed; errors.Is/As still see the
+// cause (context cancellation, retry classification).
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e redactedError) Error() string { return e.msg }
+func (e redactedError) Unwrap() error { return e.cause }
 
 func transportOf(c *http.Client) http.RoundTripper {
 	if c.Transport != nil {
