@@ -1,8 +1,11 @@
 package confluence
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
@@ -97,5 +100,37 @@ func TestAttackAttachmentNameIsOneSegment(t *testing.T) {
 		if name := fileName(u); strings.ContainsAny(name, `/\`) {
 			t.Errorf("%s → %q", href, name)
 		}
+	}
+}
+
+// Each inlined image was bounded (32 MB), but not their sum: any editor can show one
+// attachment on a page any number of times, and 200 copies of a 32 MB image were 8.5 GB of
+// HTML in the worker. Past the page's budget, images are skipped with a warning.
+func TestAttackInlinedImagesBoundedPerPage(t *testing.T) {
+	f := cloudSite(t)
+	f.Files["download/attachments/11/diagram.png"] = bytes.Repeat([]byte("\x89PNG"), 256<<10) // 1 MiB
+	for i := 0; i < 20; i++ {
+		f.Pages[0].Body += fmt.Sprintf(`<img src="/wiki/download/attachments/11/diagram.png?version=1&copy=%d">`, i)
+	}
+	src, err := testSource(Config{URL: f.SiteURL(), Username: f.User, APIToken: f.Secret, Cloud: true, Spaces: []string{"DEV"}, MaxDocs: 1,
+		ExtractImages: true, MaxInlineImageBytes: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
+	docs, err := listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := open(t, src, byID(docs)["DEV/11.html"])
+	if len(html) > 5<<20 {
+		t.Errorf("page HTML is %d MB with a 4 MB image budget", len(html)>>20)
+	}
+	if n := strings.Count(html, "data:image/png;base64,iVBOR"); n < 2 || n > 3 {
+		t.Errorf("%d copies inlined, want the 2 or 3 that fit in 4 MB", n)
+	}
+	if !strings.Contains(logs.String(), "over the inlining budget") {
+		t.Errorf("no warning: %s", logs.String())
 	}
 }

@@ -41,6 +41,10 @@ type Config struct {
 	Cloud         bool
 	ExtractImages bool
 	ExtractFiles  bool
+	// MaxInlineImageBytes bounds the images inlined into one page, all together (default
+	// 64 MiB); images past it are skipped with a warning. Each image is bounded on its own
+	// (32 MiB), but a page may show one attachment any number of times.
+	MaxInlineImageBytes int
 	// MaxSpaces caps the spaces listed when Spaces is empty.
 	MaxSpaces int
 	// MaxDocs caps the pages listed in each space.

@@ -20,6 +20,11 @@ import (
 // maxImageBytes bounds one inlined image; a bigger one is skipped rather than exhausting memory.
 const maxImageBytes = 32 << 20
 
+// defaultMaxInlineImageBytes is Config.MaxInlineImageBytes's default: the base64 of all the
+// images inlined into one page. A page showing one 32 MB attachment 200 times was 8.5 GB of
+// HTML in the worker.
+const defaultMaxInlineImageBytes = 64 << 20
+
 // wrapPage builds the document the reference partitions: a body of class Document holding an
 // h1 with the title, then the page's view HTML. The title is escaped (the reference pastes it
 // raw, which only differs for titles containing markup characters).
@@ -86,6 +91,11 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 		}
 	}
 	atts := attachmentIndex{}
+	limit := s.cfg.MaxInlineImageBytes
+	if limit <= 0 {
+		limit = defaultMaxInlineImageBytes
+	}
+	budget := limit
 	for _, n := range imgs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -99,6 +109,10 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 			continue
 		}
 		what := fmt.Sprintf("image %s of page %s", u.Path, pageID)
+		if budget <= 0 {
+			s.c.log.Warn("confluence: image skipped: the page's images are over the inlining budget", "page", pageID, "image", u.Path, "budget_bytes", limit)
+			continue
+		}
 		data, err := s.fetchFile(ctx, u, atts, what)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -106,6 +120,13 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 			}
 			s.c.log.Warn("confluence: image skipped", "page", pageID, "image", u.Path, "err", err)
 			continue
+		}
+		if enc := base64.StdEncoding.EncodedLen(len(data)); enc > budget {
+			s.c.log.Warn("confluence: image skipped: the page's images are over the inlining budget", "page", pageID, "image", u.Path, "budget_bytes", limit)
+			budget = 0
+			continue
+		} else {
+			budget -= enc
 		}
 		n.Attr[i].Val = "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
 	}
