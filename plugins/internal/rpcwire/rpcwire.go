@@ -21,11 +21,11 @@
 //     writes it back as an acknowledgement, and serves the Strategy service on it ("Plugin.*"
 //     methods, same net/rpc framing).
 //
-// The Strategy service is request/response: Describe; Start opens a call; Write carries the
-// document in chunks of ChunkSize; Next returns the call's next event (an element batch, a
-// progress report, and finally Done or an Error); Cancel stops the call. The plugin produces an
-// event only when the host has asked for it, so a document's elements are never buffered
-// beyond one batch.
+// The Strategy service is request/response: Describe; Start opens a call with the document's
+// first chunk; Write carries the rest in chunks of ChunkSize; Next returns the call's next
+// events (element batches, progress reports, and finally Done or an Error); Cancel stops the
+// call. A call queues at most EventBuffer events for the host, then its strategy waits, so a
+// document's elements are never buffered beyond a few batches.
 package rpcwire
 
 import (
@@ -77,9 +77,10 @@ const ChunkSize = 1 << 20
 // BatchBytes bounds the element bytes in one batch; a page with more is split.
 const BatchBytes = 2 << 20
 
-// MaxMessage bounds one gob message the plugin reads from the host: a chunk with its
-// envelope, or a start message with its options. A longer message ends the connection.
-const MaxMessage = ChunkSize + 1<<20
+// MaxMessage bounds one gob message the plugin reads from the host: a chunk with its envelope,
+// or a start message with its first chunk and options (a request's fields as sent). A longer
+// message ends the connection before it is read.
+const MaxMessage = 16 << 20
 
 // Service method names of the Strategy service.
 const (
@@ -123,6 +124,9 @@ type Start struct {
 	// Path, when set, names a file holding the document on a file system the plugin shares
 	// with the host; no chunks follow.
 	Path string
+	// Data is the document's first bytes (up to ChunkSize; all of a small document), so a
+	// small document takes no Write.
+	Data []byte
 	// Options are the request's options as keys (contract.Options), sorted by key.
 	Options []Option
 }
@@ -150,7 +154,14 @@ const (
 	EventDone
 )
 
-// Event is one answer of Next.
+// EventBuffer is how many events a call queues for the host before its strategy waits: the
+// bound on what a plugin holds of a document's elements (each batch at most about BatchBytes).
+const EventBuffer = 4
+
+// Events is Next's answer: the call's next event, and those queued behind it.
+type Events struct{ Events []Event }
+
+// Event is one event of a partition call.
 type Event struct {
 	Kind EventKind
 	// Page is a batch's page or a progress report's page; Pages the page count.

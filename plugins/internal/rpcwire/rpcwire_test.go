@@ -282,9 +282,9 @@ func TestHostileStream(t *testing.T) {
 				t.Fatal(resp.Error)
 			}
 			rc.send(t, 2, MethodNext, id)
-			var ev Event
-			if rc.recv(t, &ev); ev.Kind != EventProgress {
-				t.Fatalf("first event %+v", ev)
+			var evs Events
+			if rc.recv(t, &evs); len(evs.Events) != 1 || evs.Events[0].Kind != EventProgress {
+				t.Fatalf("first events %+v", evs)
 			}
 			rc.send(t, 3, MethodNext, id) // pending while the garbage arrives
 			go func() {

@@ -105,14 +105,14 @@ func (cs *calls) methods() map[string]method {
 		MethodDescribe: handle(func(bool) (Description, error) { return cs.srv.Describe(), nil }),
 		MethodStart:    handle(cs.start),
 		MethodWrite:    handle(cs.write),
-		MethodNext:     handle(cs.nextEvent),
+		MethodNext:     handle(cs.nextEvents),
 		MethodCancel:   handle(cs.cancelCall),
 	}
 }
 
 // call is one partition call: the host writes its document in, the strategy runs on its own
-// goroutine and hands each event to the host's next Next, so the strategy waits while the host
-// has not taken the previous batch.
+// goroutine and queues its events for the host's Next calls; with EventBuffer events waiting,
+// it waits for the host.
 type call struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -125,7 +125,7 @@ type call struct {
 
 func (cs *calls) start(st Start) (uint64, error) {
 	ctx, cancel := context.WithCancel(cs.ctx)
-	c := &call{ctx: ctx, cancel: cancel, chunks: make(chan []byte), recvDone: make(chan struct{}), events: make(chan Event)}
+	c := &call{ctx: ctx, cancel: cancel, chunks: make(chan []byte), recvDone: make(chan struct{}), events: make(chan Event, EventBuffer)}
 	cs.mu.Lock()
 	cs.next++
 	id := cs.next
@@ -183,20 +183,45 @@ func (cs *calls) write(ch Chunk) (struct{}, error) {
 	}
 }
 
-func (cs *calls) nextEvent(id uint64) (Event, error) {
+// nextEvents waits for the call's next event, then takes those already queued behind it, up to
+// about BatchBytes of elements: each round trip between the processes carries what is ready.
+func (cs *calls) nextEvents(id uint64) (Events, error) {
 	c, err := cs.lookup(id)
 	if err != nil {
-		return Event{}, err
+		return Events{}, err
 	}
+	var out Events
 	select {
 	case ev := <-c.events:
-		if ev.Kind == EventError || ev.Kind == EventDone {
-			cs.forget(id)
-		}
-		return ev, nil
+		out.Events = append(out.Events, ev)
 	case <-c.ctx.Done():
-		return Event{}, fmt.Errorf("partition call %d: %w", id, c.ctx.Err())
+		return Events{}, fmt.Errorf("partition call %d: %w", id, c.ctx.Err())
 	}
+	size := eventBytes(out.Events[0])
+	for !final(out.Events[len(out.Events)-1]) && size < BatchBytes {
+		select {
+		case ev := <-c.events:
+			out.Events = append(out.Events, ev)
+			size += eventBytes(ev)
+			continue
+		default:
+		}
+		break
+	}
+	if final(out.Events[len(out.Events)-1]) {
+		cs.forget(id)
+	}
+	return out, nil
+}
+
+func final(ev Event) bool { return ev.Kind == EventError || ev.Kind == EventDone }
+
+func eventBytes(ev Event) int {
+	n := len(ev.Stage) + len(ev.Message)
+	for _, e := range ev.Elements {
+		n += len(e)
+	}
+	return n
 }
 
 func (cs *calls) cancelCall(id uint64) (struct{}, error) {
@@ -291,7 +316,10 @@ func (s *Server) receiveDocument(c *call, start Start) (*contract.Document, func
 	if start.Size < 0 || start.Size > limit {
 		return nil, nil, fmt.Errorf("plugin: document of %d bytes exceeds the limit of %d", start.Size, limit)
 	}
-	buf := make([]byte, 0, start.Size)
+	if int64(len(start.Data)) > start.Size {
+		return nil, nil, errors.New("plugin: document longer than announced")
+	}
+	buf := append(make([]byte, 0, start.Size), start.Data...)
 	for int64(len(buf)) < start.Size {
 		select {
 		case chunk := <-c.chunks:

@@ -75,6 +75,16 @@ func (c *Client) partitionNet(ctx context.Context, strategy string, doc *contrac
 			start.Path = f.Name()
 		}
 	}
+	if start.Path == "" && doc.Size > 0 {
+		first := make([]byte, min(int64(ChunkSize), doc.Size))
+		if n, err := doc.Content.ReadAt(first, 0); n < len(first) {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return fmt.Errorf("read document: %w", err)
+		}
+		start.Data = first
+	}
 	var id uint64
 	if err := c.call(ctx, rpcwire.MethodStart, start, &id); err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -86,48 +96,61 @@ func (c *Client) partitionNet(ctx context.Context, strategy string, doc *contrac
 			go c.net.Go(rpcwire.MethodCancel, id, new(struct{}), make(chan *rpc.Call, 1))
 		}
 	}()
-	if start.Path == "" {
-		if err := c.send(ctx, id, doc); err != nil {
+	if start.Path == "" && doc.Size > int64(len(start.Data)) {
+		if err := c.send(ctx, id, doc, int64(len(start.Data))); err != nil {
 			return err
 		}
 	}
 	for {
-		var ev rpcwire.Event
-		if err := c.call(ctx, rpcwire.MethodNext, id, &ev); err != nil {
+		var evs rpcwire.Events
+		if err := c.call(ctx, rpcwire.MethodNext, id, &evs); err != nil {
 			return err
 		}
-		switch ev.Kind {
-		case rpcwire.EventBatch:
-			for _, raw := range ev.Elements {
-				var e element.Element
-				if err := e.UnmarshalJSON(raw); err != nil {
-					return &RemoteError{Err: &contract.Error{Kind: contract.KindInternal, Msg: "plugin sent an invalid element: " + err.Error(), Err: err}}
-				}
-				if err := emit(e); err != nil {
-					return &emitError{err}
-				}
+		if len(evs.Events) == 0 {
+			return errors.New("plugin answered Next with no event")
+		}
+		for _, ev := range evs.Events {
+			if done, err := c.handle(ev, emit, progress); done || err != nil {
+				finished = done
+				return err
 			}
-		case rpcwire.EventProgress:
-			if progress != nil {
-				progress(ev.Page, ev.Pages, ev.Stage)
-			}
-		case rpcwire.EventError:
-			finished = true
-			return &RemoteError{Err: &contract.Error{Kind: rpcwire.KindOf(ev.ErrorKind), Msg: ev.Message}}
-		case rpcwire.EventDone:
-			finished = true
-			return nil
-		default:
-			return fmt.Errorf("plugin sent an event of unknown kind %d", ev.Kind)
 		}
 	}
 }
 
+// handle passes one event on; done means the call has ended (Done, or the plugin's Error), err
+// is the call's result then, or an emit or decoding failure.
+func (c *Client) handle(ev rpcwire.Event, emit contract.Emit, progress ProgressFunc) (done bool, err error) {
+	switch ev.Kind {
+	case rpcwire.EventBatch:
+		for _, raw := range ev.Elements {
+			var e element.Element
+			if err := e.UnmarshalJSON(raw); err != nil {
+				return false, &RemoteError{Err: &contract.Error{Kind: contract.KindInternal, Msg: "plugin sent an invalid element: " + err.Error(), Err: err}}
+			}
+			if err := emit(e); err != nil {
+				return false, &emitError{err}
+			}
+		}
+	case rpcwire.EventProgress:
+		if progress != nil {
+			progress(ev.Page, ev.Pages, ev.Stage)
+		}
+	case rpcwire.EventError:
+		return true, &RemoteError{Err: &contract.Error{Kind: rpcwire.KindOf(ev.ErrorKind), Msg: ev.Message}}
+	case rpcwire.EventDone:
+		return true, nil
+	default:
+		return false, fmt.Errorf("plugin sent an event of unknown kind %d", ev.Kind)
+	}
+	return false, nil
+}
+
 // send writes the document in chunks. A plugin that answers before it has read all of it (a
 // refused document) makes Write fail with its own error: the answer is then read with Next.
-func (c *Client) send(ctx context.Context, id uint64, doc *contract.Document) error {
+func (c *Client) send(ctx context.Context, id uint64, doc *contract.Document, from int64) error {
 	buf := make([]byte, min(int64(ChunkSize), max(doc.Size, 1)))
-	for off := int64(0); off < doc.Size; {
+	for off := from; off < doc.Size; {
 		n, rerr := doc.Content.ReadAt(buf[:min(int64(len(buf)), doc.Size-off)], off)
 		if n > 0 {
 			if err := c.call(ctx, rpcwire.MethodWrite, rpcwire.Chunk{Call: id, Data: buf[:n]}, new(struct{})); err != nil {
