@@ -67,6 +67,11 @@ func Detect(doc *Document, hint string) FileType {
 		if byExt, ok := t.byExt[ext]; ok && t.formats[byExt].AcceptsXML {
 			return t.types[byExt]
 		}
+		// A type registered under the sniffed name itself (XHTML, an HTML alias) is that
+		// format's before the suffix family's.
+		if i, ok := t.byMIME[mime]; ok {
+			return t.types[i]
+		}
 		return ft
 	}
 	if t.isText(mime) {

@@ -66,6 +66,11 @@ func TestDetect(t *testing.T) {
 		{"xhtml namespace under another root", "frag.xml", "", []byte(`<div xmlns="http://www.w3.org/1999/xhtml"><p>x</p></div>`), "text/html"},
 		{"malformed html in xml file", "bad.xml", "", []byte(`<p>one<p>two<br></p>`), "text/html"},
 		{"two roots in xml file", "two.xml", "", []byte(`<p>one</p><p>two</p>`), "text/html"},
+		// XHTML is HTML, declared or not, in .xhtml or .xml files and by its MIME hint.
+		{"xhtml with declaration in xml file", "ch.xml", "", []byte("<?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>x</p></body></html>"), "text/html"},
+		{"xhtml file", "ch.xhtml", "", []byte("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>x</p></body></html>"), "text/html"},
+		{"xhtml hint", "ch", "application/xhtml+xml", []byte(`<html><body><p>x</p></body></html>`), "text/html"},
+		{"rss stays xml", "feed", "", []byte("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>t</title></channel></rss>"), "application/xml"},
 		{"xml-looking txt stays text", "notes.txt", "", []byte(`<a:foo xmlns:a="http://a"><a:bar>text</a:bar></a:foo>`), "text/plain"},
 		{"xml without xml name stays html", "frag", "", []byte(`<p>one</p>`), "text/html"},
 		{"html", "f", "", []byte(`<!DOCTYPE html><html><body><p>x</p></body></html>`), "text/html"},

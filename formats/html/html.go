@@ -25,7 +25,10 @@ import (
 const MIMEType = "text/html"
 
 func init() {
-	contract.RegisterFormat(contract.Format{Name: "html", MIME: MIMEType, Extensions: []string{".html", ".htm"},
+	// XHTML is HTML: by its type (the sniffer names XHTML with an XML declaration so) and by
+	// its extensions, whatever the XML format claims of the "+xml" family.
+	contract.RegisterFormat(contract.Format{Name: "html", MIME: MIMEType, Aliases: []string{"application/xhtml+xml"},
+		Extensions:     []string{".html", ".htm", ".xhtml", ".xht"},
 		TrustExtension: true, AcceptsXML: true, Partitioner: contract.Func(partition)})
 }
 

@@ -373,3 +373,26 @@ func TestFormWrappedPage(t *testing.T) {
 		}
 	}
 }
+
+// An XHTML chapter (XML declaration, XHTML namespace) is detected and read as HTML, not as XML
+// leaf texts: the head's title is not body text, the heading is a Title, the list a list.
+func TestXHTMLIsHTML(t *testing.T) {
+	data, err := os.ReadFile("testdata/chapter.xhtml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"chapter.xhtml", "chapter.xml"} {
+		els, err := engine.Partition(context.Background(), engine.NewDocument(name, data), engine.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range els {
+			got = append(got, fmt.Sprintf("%s %s: %s", e.Type, e.Metadata.Filetype, e.Text))
+		}
+		want := "Title text/html: Chapter One|UncategorizedText text/html: First paragraph of the chapter.|ListItem text/html: item a"
+		if g := strings.Join(got, "|"); g != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, g, want)
+		}
+	}
+}

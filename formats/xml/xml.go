@@ -32,7 +32,8 @@ const MIMEType = "application/xml"
 const KeyKeepTags = "xml_keep_tags"
 
 func init() {
-	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML.
+	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML, but XHTML, which
+	// the html format registers under its own name.
 	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
 		MIMESuffix: "xml", SniffText: sniffXML, SniffOrder: 5, Options: []contract.KeySpec{{Key: KeyKeepTags, Kind: contract.Bool, Help: "XML: one element holding the raw document", Since: 2}},
 		Partitioner: contract.Func(Partition)})
