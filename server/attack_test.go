@@ -302,3 +302,23 @@ func TestAttackSniffingAndFramingHeaders(t *testing.T) {
 		t.Errorf("404: %v", rec.Header())
 	}
 }
+
+// A multipart POST is a "simple" request: any web page the operator visits could make a
+// keyless local server partition what it sends (blind, but its CPU, converters and slots).
+func TestAttackCrossSitePartitionRefused(t *testing.T) {
+	srv := New(Config{InProcess: true})
+	for _, h := range []http.Header{
+		{"Sec-Fetch-Site": {"cross-site"}},
+		{"Origin": {"https://evil.example"}},
+	} {
+		if rec := post(t, srv, h, file("a.txt", textDoc, "text/plain")); rec.Code != http.StatusForbidden {
+			t.Errorf("%v: %d, want 403", h, rec.Code)
+		}
+	}
+	// The SDKs (no browser headers) and the UI (same origin) are unaffected.
+	for _, h := range []http.Header{nil, {"Sec-Fetch-Site": {"same-origin"}}} {
+		if rec := post(t, srv, h, file("a.txt", textDoc, "text/plain")); rec.Code != 200 {
+			t.Errorf("%v: %d, want 200", h, rec.Code)
+		}
+	}
+}

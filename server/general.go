@@ -43,6 +43,16 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	}
 	info := infoFrom(r.Context())
 
+	// A multipart POST needs no CORS preflight, so any web page the operator visits could make
+	// a keyless server (or a keyed one, if the page knows the key) partition whatever it sends:
+	// its CPU, its converters, its slots. No answer is readable cross-origin (no CORS headers),
+	// so refusing browsers' cross-site requests costs no legitimate client; the SDKs send no
+	// Origin or Sec-Fetch-Site and are unaffected.
+	if err := s.csrf.Check(r); err != nil {
+		writeDetail(w, http.StatusForbidden, "Cross-origin request refused")
+		return
+	}
+
 	// The key is checked first, before a slot is taken or a byte of the body read: a client
 	// without a key must not be able to hold slots (slow uploads) from those with one. The
 	// reference checks schema first; here an unauthenticated request learns nothing else.

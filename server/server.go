@@ -118,6 +118,8 @@ type Server struct {
 	handler  http.Handler
 	// overload summarises 503 answers in one warning line per interval.
 	overload *rateLog
+	// csrf refuses partition requests a browser sends from another origin (see handleGeneral).
+	csrf *http.CrossOriginProtection
 }
 
 // New builds a Server from cfg.
@@ -128,6 +130,7 @@ func New(cfg Config) *Server {
 		log:   cfg.Logger,
 		keys:  newAPIKeys(cfg.APIKeys),
 		limit: newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
+		csrf:  http.NewCrossOriginProtection(),
 	}
 	s.metrics = newMetrics(cfg.Registry)
 	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
