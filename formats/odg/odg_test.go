@@ -85,8 +85,9 @@ func TestPageBreaks(t *testing.T) {
 	}
 }
 
-// A package without content.xml, a truncated content.xml and malformed flat XML are
-// unprocessable documents, not empty successes.
+// A package without content.xml, a truncated content.xml, malformed flat XML and content
+// with no drawing body (plain text, an ODT's body) are unprocessable documents, not empty
+// successes.
 func TestBrokenDrawings(t *testing.T) {
 	zipOf := func(members map[string]string) []byte {
 		var b bytes.Buffer
@@ -105,6 +106,8 @@ func TestBrokenDrawings(t *testing.T) {
 		"missing.odg":   zipOf(map[string]string{"styles.xml": "<x/>"}),
 		"truncated.odg": zipOf(map[string]string{"content.xml": `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:drawing><draw:page xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0">`}),
 		"bad.fodg":      []byte(`<?xml version="1.0"?><office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:drawing><oops></office:drawing>`),
+		"text.fodg":     []byte("plain words, not a drawing"),
+		"odt-body.odg":  zipOf(map[string]string{"content.xml": `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:text/></office:body></office:document-content>`}),
 	}
 	for name, data := range cases {
 		_, err := partition(t, name, data, nil)

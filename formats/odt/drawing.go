@@ -3,6 +3,7 @@ package odt
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -71,7 +72,9 @@ func readDrawingXML(ctx context.Context, data []byte, st styles) ([][]wordproc.B
 	for {
 		se, err := b.Root("drawing", "presentation")
 		if err == io.EOF {
-			return nil, nil // no drawing body: a document without pages
+			// Not a drawing (plain text, an ODT's office:text renamed): an error, not an
+			// empty drawing, which still has its office:drawing element.
+			return nil, errors.New("no office:drawing body: not an OpenDocument drawing")
 		}
 		if err != nil {
 			return nil, err
