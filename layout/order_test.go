@@ -462,3 +462,28 @@ func TestOrderContentsNumbersBesideColumn(t *testing.T) {
 		}
 	}
 }
+
+// Labels in the margin set a point lower than the paragraph they label and a few points
+// from it, closer than a gutter (a documented macro's name beside its description): each
+// label is read before its paragraph, as its row begins with it, not after it because its
+// top lies a point lower.
+func TestOrderMarginLabelsBeforeTheirText(t *testing.T) {
+	var c strings.Builder
+	for k, y := range []float64{700, 640} {
+		// Courier: 5.4 points a letter at 9 pt, so the label ends at 83.2, 3.8 points from
+		// the text at 87.
+		c.WriteString(pdftest.Text("F1", 9, 40, y-1, fmt.Sprintf("M%d alpha", k+1)) + pdftest.Text("F1", 9, 40, y-12, "beta"))
+		for i, s := range []string{fmt.Sprintf("P%d the description of the macro runs on", k+1), "for three lines beside the label that it", "explains to the reader of the manual."} {
+			c.WriteString(pdftest.Text("F1", 10, 87, y-float64(12*i), s))
+		}
+	}
+	d := pdftest.Doc{Extra: []string{
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Courier-Bold /Encoding /WinAnsiEncoding >>",
+	}}
+	d.Pages = append(d.Pages, pdftest.Page{Content: c.String(), Resources: fonts(1, "")})
+	els := layoutBytes(t, d.Bytes())
+	if got, want := tagOrder(t, els), []string{"M1", "P1", "M2", "P2"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
+	}
+}

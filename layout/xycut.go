@@ -27,8 +27,7 @@ func xyCut(rs []region, gutter, body float64, rules []hrule) []int {
 	var rec func(ids []int, depth int)
 	rec = func(ids []int, depth int) {
 		if len(ids) <= 1 || depth > 200 {
-			slices.SortStableFunc(ids, func(a, b int) int { return cmpTopLeft(rs[a].b, rs[b].b) })
-			out = append(out, ids...)
+			out = append(out, leafOrder(rs, ids)...)
 			return
 		}
 		// A banner heads everything under it, whatever the columns (columnRuns).
@@ -55,8 +54,7 @@ func xyCut(rs []region, gutter, body float64, rules []hrule) []int {
 			}
 			return
 		}
-		slices.SortStableFunc(ids, func(a, b int) int { return cmpTopLeft(rs[a].b, rs[b].b) })
-		out = append(out, ids...)
+		out = append(out, leafOrder(rs, ids)...)
 	}
 	if len(idx) > 0 {
 		rec(idx, 0)
@@ -103,6 +101,35 @@ func overlays(rs []region, ids []int, body float64) (flow, under, over []int) {
 		}
 	}
 	return flow, under, over
+}
+
+// leafOrder orders regions the cut cannot separate: rows top to bottom, a row's regions left
+// to right, where a row is a region with those after it (by top) whose first lines are level
+// with its own (tops within 0.3 of the smaller first line's height) and which lie beside the
+// row's regions, overlapping none of them horizontally. A label in the margin
+// set a point below the text it labels is read before that text, not after it, as sorting
+// by top alone would; pieces of a display formula at staggered heights keep their order.
+func leafOrder(rs []region, ids []int) []int {
+	slices.SortStableFunc(ids, func(a, b int) int { return cmpTopLeft(rs[a].b, rs[b].b) })
+	firstLine := func(r *region) float64 {
+		if len(r.lines) == 0 {
+			return r.b.h()
+		}
+		return r.lines[0].b.h()
+	}
+	for i := 0; i < len(ids); {
+		first := &rs[ids[i]]
+		j := i + 1
+		for j < len(ids) && rs[ids[j]].b.y0-first.b.y0 <= 0.3*min(firstLine(first), firstLine(&rs[ids[j]])) && !slices.ContainsFunc(ids[i:j], func(k int) bool {
+			return rs[k].b.x0 < rs[ids[j]].b.x1 && rs[ids[j]].b.x0 < rs[k].b.x1
+		}) {
+			j++
+		}
+		row := ids[i:j]
+		slices.SortStableFunc(row, func(a, b int) int { return cmp.Compare(rs[a].b.x0, rs[b].b.x0) })
+		i = j
+	}
+	return ids
 }
 
 // bandTop is the top of the regions ids.
