@@ -19,6 +19,23 @@ type platformOptions struct {
 	workers                      *int
 	localRoots                   *replaceList
 	allowPrivate                 *bool
+	// env holds QUARRY_DATABASE and QUARRY_SECRET_KEY, applied after parsing when the flags
+	// are not given: as flag defaults they were printed by --help and by every usage error
+	// (the AES key sealing every connector secret, the database password) into terminals, CI
+	// logs and the journal.
+	env platform.Config
+}
+
+// resolved returns the database and secret key: the flags, else the environment.
+func (o platformOptions) resolved() (database, secretKey string) {
+	database, secretKey = *o.database, *o.secretKey
+	if database == "" {
+		database = o.env.Database
+	}
+	if secretKey == "" {
+		secretKey = o.env.SecretKey
+	}
+	return database, secretKey
 }
 
 // replaceList is a repeatable flag whose first use replaces the default (from the environment).
@@ -44,16 +61,18 @@ func platformFlags(fs *flag.FlagSet) platformOptions {
 	return platformOptions{
 		localRoots:   &roots,
 		allowPrivate: fs.Bool("allow-private-network", env.AllowPrivateNetwork, "let connectors reach loopback, private and link-local addresses, e.g. an on-premises Confluence or Azurite (env QUARRY_ALLOW_PRIVATE_NETWORK)"),
-		database:     fs.String("database", env.Database, "platform database: postgres://… or an SQLite file; default DATA-DIR/quarry.db (env QUARRY_DATABASE)"),
+		database:     fs.String("database", "", "platform database: postgres://… or an SQLite file; default DATA-DIR/quarry.db (env QUARRY_DATABASE)"),
 		dataDir:      fs.String("data-dir", envDefault("QUARRY_DATA_DIR", "data"), "directory of the SQLite database and the generated secret key (env QUARRY_DATA_DIR)"),
-		secretKey:    fs.String("secret-key", env.SecretKey, "base64 or hex AES-256 key sealing connector secrets; default: DATA-DIR/secret.key, created on first use (env QUARRY_SECRET_KEY)"),
+		secretKey:    fs.String("secret-key", "", "base64 or hex AES-256 key sealing connector secrets; default: DATA-DIR/secret.key, created on first use (env QUARRY_SECRET_KEY)"),
 		workers:      fs.Int("workers", workers, "files partitioned at once by this process's job workers; 0 = CPUs, -1 = none (env QUARRY_WORKERS)"),
+		env:          platform.Config{Database: env.Database, SecretKey: env.SecretKey},
 	}
 }
 
 // openPlatform opens the platform and starts its workers.
 func openPlatform(ctx context.Context, o platformOptions, keys []string, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
-	p, err := platform.Open(ctx, platform.Config{Database: *o.database, DataDir: *o.dataDir, SecretKey: *o.secretKey,
+	database, secretKey := o.resolved()
+	p, err := platform.Open(ctx, platform.Config{Database: database, DataDir: *o.dataDir, SecretKey: secretKey,
 		APIKeys: keys, Workers: *o.workers, InProcess: inProcess, Logger: log,
 		LocalRoots: o.localRoots.vals, AllowPrivateNetwork: *o.allowPrivate})
 	if err != nil {
