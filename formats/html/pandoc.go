@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -118,8 +119,14 @@ func PartitionPandoc(ctx context.Context, doc *contract.Document, opts contract.
 	if err != nil {
 		return err
 	}
+	// pandoc ends each footnote with a link back to its reference, drawn as "↩︎": navigation,
+	// not the note's text.
+	out = footnoteBack.ReplaceAll(out, nil)
 	return PartitionUTF8(ctx, out, emit)
 }
+
+// footnoteBack matches the back-reference link pandoc appends to each footnote.
+var footnoteBack = regexp.MustCompile(`<a\s[^>]*class="footnote-back"[^>]*>[^<]*</a>`)
 
 // maxMessage bounds the length of a tool's message quoted in an error.
 const maxMessage = 400

@@ -4,7 +4,9 @@
 package rtf
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/formats/html"
@@ -20,6 +22,14 @@ func init() {
 
 // Partition converts doc with pandoc and emits the elements of the resulting HTML.
 func Partition(ctx context.Context, doc *contract.Document, opts contract.Options, emit contract.Emit) error {
-	// RTF carries its own code pages in control words; pandoc reads the bytes as they are.
+	data, err := doc.Bytes()
+	if err != nil {
+		return fmt.Errorf("rtf: read: %w", err)
+	}
+	// Fields and footnotes in the forms pandoc reads (fields.go). RTF carries its own code
+	// pages in control words; pandoc reads the bytes as they are.
+	if fixed := normalizeFields(data); !bytes.Equal(fixed, data) {
+		doc = contract.NewDocument(doc.Filename, fixed)
+	}
 	return html.PartitionPandoc(ctx, doc, opts, "rtf", false, emit)
 }
