@@ -1,12 +1,15 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -194,6 +197,7 @@ func TestLegacyOptionsReadAsKeys(t *testing.T) {
 // sides' versions (such a host turns it into the sentence TestProtocolMismatch checks).
 func TestOldHostRefusesCurrentPlugin(t *testing.T) {
 	cmd := exec.Command(filepath.Join(pluginDir, Prefix+"misbehave"))
+	var stderr syncBuffer
 	sets := wire.ClientSets()
 	gp := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
@@ -201,6 +205,7 @@ func TestOldHostRefusesCurrentPlugin(t *testing.T) {
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
+		Stderr:           &stderr,
 		Logger:           hclog.NewNullLogger(),
 	})
 	defer gp.Kill()
@@ -211,4 +216,26 @@ func TestOldHostRefusesCurrentPlugin(t *testing.T) {
 	if !incompatible.MatchString(err.Error()) || !strings.Contains(err.Error(), "Plugin version: 3") {
 		t.Errorf("refusal does not name the plugin's version: %v", err)
 	}
+	// go-plugin lists the offered versions in no particular order.
+	if !regexp.MustCompile(`this plugin speaks plugin protocol 3 and the host offers (1,2|2,1):`).MatchString(stderr.String()) {
+		t.Errorf("the plugin did not say why on stderr: %q", stderr.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for go-plugin's stderr copier and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -3,7 +3,8 @@
 //
 // A plugin is an executable named quarry-plugin-<name> in a plugin directory, with its SHA-256
 // in quarry-plugin-<name>.sha256 beside it; the checksum is verified before every launch. The
-// host talks to it over gRPC with mutual TLS (go-plugin's AutoMTLS), keeps a warm pool of
+// host talks to it over go-plugin's net/rpc transport (protocol 3; gRPC for plugins of protocols
+// 1 and 2) with mutual TLS (go-plugin's AutoMTLS), keeps a warm pool of
 // processes per plugin sized to the cores, gives every call a deadline and every process an
 // address-space limit, and when a process crashes, hangs or blows its memory it is killed, the
 // call gets an error naming the plugin, and the next call starts a fresh process. On Linux a

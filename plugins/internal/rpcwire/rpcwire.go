@@ -176,27 +176,25 @@ type Event struct {
 	Count int
 }
 
-// Error kinds as they cross the wire: stable names, not contract.Kind's numbers.
-var kindNames = map[contract.Kind]string{
-	contract.KindInternal:      "internal",
-	contract.KindUnsupported:   "unsupported",
-	contract.KindBadRequest:    "bad_request",
-	contract.KindUnprocessable: "unprocessable",
-	contract.KindUnavailable:   "unavailable",
-}
-
-// KindName is k's name on the wire.
+// KindName is k's name on the wire: a stable name, not contract.Kind's number.
 func KindName(k contract.Kind) string {
-	if n, ok := kindNames[k]; ok {
-		return n
+	switch k {
+	case contract.KindUnsupported:
+		return "unsupported"
+	case contract.KindBadRequest:
+		return "bad_request"
+	case contract.KindUnprocessable:
+		return "unprocessable"
+	case contract.KindUnavailable:
+		return "unavailable"
 	}
 	return "internal"
 }
 
 // KindOf is KindName's inverse; an unknown name is an internal error.
 func KindOf(name string) contract.Kind {
-	for k, n := range kindNames {
-		if n == name {
+	for _, k := range []contract.Kind{contract.KindUnsupported, contract.KindBadRequest, contract.KindUnprocessable, contract.KindUnavailable} {
+		if KindName(k) == name {
 			return k
 		}
 	}

@@ -416,3 +416,19 @@ func TestBatchesPerPage(t *testing.T) {
 var reflectZero = reflect.Value{}
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }
+
+// Every error kind crosses as a name of its own and reads back as itself; a name a later
+// protocol might add reads as an internal error.
+func TestKindNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range []contract.Kind{contract.KindInternal, contract.KindUnsupported, contract.KindBadRequest, contract.KindUnprocessable, contract.KindUnavailable} {
+		n := KindName(k)
+		if seen[n] || KindOf(n) != k {
+			t.Errorf("kind %d: name %q reads back as %d", k, n, KindOf(n))
+		}
+		seen[n] = true
+	}
+	if KindOf("teapot") != contract.KindInternal {
+		t.Error("an unknown kind is not internal")
+	}
+}

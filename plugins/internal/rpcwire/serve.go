@@ -98,12 +98,17 @@ func Listen() (*Listener, error) {
 }
 
 // negotiate picks the version to announce: ProtocolVersion, which the host offers or not (a
-// host that does not speak it refuses the plugin naming both versions).
+// host that does not speak it refuses the plugin naming both versions; the plugin says so on
+// stderr too, whose last line such a host shows).
 func negotiate(offered string) int {
 	for _, s := range strings.Split(offered, ",") {
 		if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && v == ProtocolVersion {
 			return v
 		}
+	}
+	if offered != "" {
+		fmt.Fprintf(os.Stderr, "quarry plugin: this plugin speaks plugin protocol %d and the host offers %s: use a quarry that speaks %d, or build the plugin with that quarry's plugins/sdk\n",
+			ProtocolVersion, offered, ProtocolVersion)
 	}
 	return ProtocolVersion
 }
