@@ -79,3 +79,18 @@ func TestNormalizeFieldsEdges(t *testing.T) {
 		t.Errorf("cut field lost its result: %s", got)
 	}
 }
+
+// FuzzNormalizeFields: any input is rewritten without a panic, and input without fields or
+// footnotes comes back unchanged.
+func FuzzNormalizeFields(f *testing.F) {
+	f.Add([]byte(`{\rtf1 {\field{\*\fldinst HYPERLINK "x"}{\fldrslt a}}}`))
+	f.Add([]byte(`{\field{\*\fldinst DATE}{\fldrslt {\field`))
+	f.Add([]byte(`{\*\footnote \bin9 {}\`))
+	f.Add([]byte(`\'`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out := normalizeFields(data)
+		if !bytes.Contains(data, []byte(`\field`)) && !bytes.Contains(data, []byte(`\*\footnote`)) && !bytes.Equal(out, data) {
+			t.Errorf("changed without fields: %q -> %q", data, out)
+		}
+	})
+}
