@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -20,6 +22,37 @@ func TestAttackHelpDoesNotPrintSecrets(t *testing.T) {
 		}
 		if strings.Contains(out, key) || strings.Contains(out, "DB-PASSWORD-42") {
 			t.Errorf("%v printed a secret:\n%s", args, out)
+		}
+	}
+}
+
+// Secrets given as flags are in the process list of every user of the machine; the operator
+// is warned (the key is never repeated in the warning).
+func TestAttackSecretsOnCommandLineWarned(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--api-key", "sk-1"}, "--api-key"},
+		{[]string{"--secret-key", "c2Vj"}, "--secret-key"},
+		{[]string{"--database", "postgres://u:pw@h/db"}, "--database (its password)"},
+		{[]string{"--database", "postgres://u@h/db"}, ""},
+		{nil, ""},
+	} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		fs.Var(&stringList{}, "api-key", "")
+		platformFlags(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(secretsOnCommandLine(fs), ",")
+		if got != c.want {
+			t.Errorf("%v: %q, want %q", c.args, got, c.want)
+		}
+		var logs strings.Builder
+		warnSecretsOnCommandLine(slog.New(slog.NewTextHandler(&logs, nil)), fs)
+		if (c.want != "") != strings.Contains(logs.String(), "process list") || strings.Contains(logs.String(), "sk-1") || strings.Contains(logs.String(), "pw@") {
+			t.Errorf("%v: warning %q", c.args, logs.String())
 		}
 	}
 }

@@ -132,6 +132,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	listen, posture := listenAddr(*addr, len(keys) > 0)
 	log := slog.New(handler)
+	warnSecretsOnCommandLine(log, fs)
 	// On a terminal the start-up block says the same in plain words.
 	pretty := *logFormat == "auto" && isTerminal(stderr)
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -69,6 +70,35 @@ func platformFlags(fs *flag.FlagSet) platformOptions {
 	}
 }
 
+// secretsOnCommandLine names the flags given on the command line that carry a secret: a
+// process's arguments are readable by every user of the machine (/proc/PID/cmdline, ps), so
+// the operator is told to move them to the environment or a file.
+func secretsOnCommandLine(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "api-key", "secret-key":
+			out = append(out, "--"+f.Name)
+		case "database":
+			if u, err := url.Parse(f.Value.String()); err == nil && u.User != nil {
+				if _, ok := u.User.Password(); ok {
+					out = append(out, "--database (its password)")
+				}
+			}
+		}
+	})
+	return out
+}
+
+// warnSecretsOnCommandLine logs secretsOnCommandLine's findings.
+func warnSecretsOnCommandLine(log *slog.Logger, fs *flag.FlagSet) {
+	if found := secretsOnCommandLine(fs); len(found) > 0 {
+		log.Warn("secrets given on the command line are visible to every user of this machine in the process list; "+
+			"use UNSTRUCTURED_API_KEY or --api-keys-file, QUARRY_SECRET_KEY or the key file, and QUARRY_DATABASE instead",
+			"flags", strings.Join(found, ", "))
+	}
+}
+
 // openPlatform opens the platform and starts its workers.
 func openPlatform(ctx context.Context, o platformOptions, keys []string, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
 	database, secretKey := o.resolved()
@@ -117,6 +147,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError("worker: %v", err)
 	}
 	log := slog.New(handler)
+	warnSecretsOnCommandLine(log, fs)
 	p, err := openPlatform(ctx, po, nil, *inProcess, log)
 	if err != nil {
 		return err
