@@ -21,9 +21,11 @@
 //
 // Built as quarry-plugin-<name>, with its SHA-256 in quarry-plugin-<name>.sha256, in the plugin
 // directory, it is selected with strategy=mystrategy. The host runs it in its own process over
-// go-plugin's net/rpc transport (mutual TLS over a private Unix socket), restarts it when it crashes or hangs, and post-processes its
-// elements (IDs, languages, hierarchy, chunking) like those of a built-in strategy: a strategy
-// sets only type, text and the metadata it knows, with page numbers starting at 1.
+// go-plugin's net/rpc transport (mutual TLS over a private Unix socket; the SDK implements the
+// plugin's side itself, so a plugin links neither go-plugin nor gRPC), restarts it when it
+// crashes or hangs, and post-processes its elements (IDs, languages, hierarchy, chunking) like
+// those of a built-in strategy: a strategy sets only type, text and the metadata it knows, with
+// page numbers starting at 1.
 package sdk
 
 import (
