@@ -431,6 +431,22 @@ func (p *presentation) notes(part string, page int) error {
 		}
 		return p.emit(textElement(element.NarrativeText, text, page, 0))
 	}
+	// Deliberate difference: a notes page without a body placeholder (written by tools that
+	// put the notes in a plain text box, as LibreOffice does for notes not in its notes
+	// frame) has its notes in text boxes; python-pptx, and so the reference, finds none. The
+	// slide image, number, date, header and footer placeholders are not notes.
+	var lines []string
+	for _, s := range shapes {
+		if s.hasPh {
+			continue
+		}
+		for _, para := range s.paras {
+			lines = append(lines, para.Text)
+		}
+	}
+	if text := strings.TrimSpace(strings.Join(lines, "\n")); text != "" {
+		return p.emit(textElement(element.NarrativeText, text, page, 0))
+	}
 	return nil
 }
 

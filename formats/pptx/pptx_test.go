@@ -82,3 +82,30 @@ func TestConformance(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 }
+
+// Notes kept in a plain text box rather than the notes page's body placeholder
+// (testdata/notes-in-text-box.pptx, LibreOffice's export of notes-in-text-box.fodp) are read;
+// include_slide_notes=false still leaves them out.
+func TestNotesInTextBox(t *testing.T) {
+	data, err := os.ReadFile("testdata/notes-in-text-box.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, include := range []bool{true, false} {
+		opts := engine.DefaultOptions()
+		opts.Extra = map[string]string{KeyIncludeSlideNotes: fmt.Sprint(include)}
+		els, err := engine.Partition(context.Background(), engine.NewDocument("notes.pptx", data), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range els {
+			if e.Text == "speaker notes are not drawn" && *e.Metadata.PageNumber == 3 {
+				found = true
+			}
+		}
+		if found != include {
+			t.Errorf("include_slide_notes=%v: notes found %v", include, found)
+		}
+	}
+}
