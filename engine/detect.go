@@ -42,7 +42,7 @@ func Detect(doc *Document, hint string) FileType {
 			return ft
 		}
 	case bytes.HasPrefix(head, zipMagic):
-		return t.detectZip(doc)
+		return t.detectZip(doc, ext)
 	default:
 		if hintOK && t.isContainer(hinted) {
 			hintOK = false
@@ -208,9 +208,15 @@ func (t *typeTable) detectCFB(doc *Document) (ft FileType, ok bool) {
 
 // detectZip names an archive by its first member a format claims, else by its "mimetype"
 // member (the ODF and EPUB convention), else it is a plain ZIP.
-func (t *typeTable) detectZip(doc *Document) FileType {
+func (t *typeTable) detectZip(doc *Document, ext string) FileType {
 	zr, err := zip.NewReader(doc.Content, doc.Size)
 	if err != nil {
+		// An archive that cannot be opened (cut short: no central directory) under a name a
+		// ZIP-based format claims is a damaged file of that format, whose reader says so
+		// ("File is not a valid pptx"), not a ZIP the API does not support.
+		if i, ok := t.byExt[ext]; ok && t.isContainer(t.types[i]) {
+			return t.types[i]
+		}
 		return t.mime(mimeZip)
 	}
 	var mimeMember *zip.File

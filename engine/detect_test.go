@@ -26,6 +26,9 @@ func zipWith(t *testing.T, members map[string]string) []byte {
 	return b.Bytes()
 }
 
+// cut drops an archive's central directory, as a download cut short does.
+func cut(b []byte) []byte { return b[:bytes.LastIndex(b, []byte("PK\x01\x02"))] }
+
 func readDoc(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("../testdata/reference/docs/" + name)
@@ -46,6 +49,13 @@ func TestDetect(t *testing.T) {
 		{"pptx by members", "x", "", zipWith(t, map[string]string{"ppt/presentation.xml": "<p/>"}), "application/vnd.openxmlformats-officedocument.presentationml.presentation"},
 		{"epub by mimetype member", "book", "", zipWith(t, map[string]string{"mimetype": "application/epub+zip"}), "application/epub"},
 		{"plain zip", "a.docx", "", zipWith(t, map[string]string{"a.txt": "x"}), "application/zip"},
+		// An archive cut short (no central directory) under a ZIP-based format's name is a
+		// damaged file of that format (its reader answers "File is not a valid …"); nameless or
+		// named .zip it stays a ZIP.
+		{"cut pptx", "deck.pptx", "", cut(zipWith(t, map[string]string{"ppt/presentation.xml": "<p/>"})), "application/vnd.openxmlformats-officedocument.presentationml.presentation"},
+		{"cut zip", "a.zip", "", cut(zipWith(t, map[string]string{"ppt/presentation.xml": "<p/>"})), "application/zip"},
+		{"cut, no name", "a", "", cut(zipWith(t, map[string]string{"ppt/presentation.xml": "<p/>"})), "application/zip"},
+
 		{"docx hint on non-zip bytes is discarded", "a.txt", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", []byte("hello world"), "text/plain"},
 		{"usable hint trusted", "a.bin", "text/html", []byte("plain words"), "text/html"},
 		{"hint with charset", "a.bin", "text/csv; charset=utf-8", []byte("a,b"), "text/csv"},
