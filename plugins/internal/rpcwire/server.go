@@ -133,8 +133,10 @@ func (cs *calls) start(st Start) (uint64, error) {
 	cs.mu.Unlock()
 	cs.srv.busy.Add(1)
 	go func() {
-		defer cs.srv.busy.Add(-1)
 		final := cs.srv.run(c, st)
+		// The strategy has returned: the call is no longer busy once its answer is sent, and
+		// the host may look (Busy) as soon as it has that answer, so count it down first.
+		cs.srv.busy.Add(-1)
 		select {
 		case c.events <- final:
 		case <-c.ctx.Done():
