@@ -3,20 +3,27 @@
 package apikey
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
 	"strings"
 )
 
-// Keys holds the accepted keys; empty means authentication is off.
-type Keys [][]byte
+// Keys holds the SHA-256 digests of the accepted keys; empty means authentication is off. Only
+// digests are kept: every comparison is then between two 32-byte values, so its time depends on
+// neither the length nor the content of the key sent or of the keys accepted
+// (subtle.ConstantTimeCompare returns at once when the lengths differ, which would tell a
+// client, by timing, how long a key is).
+type Keys []digest
 
-// New keeps the non-blank keys.
+type digest = [sha256.Size]byte
+
+// New keeps the digests of the non-blank keys.
 func New(keys []string) Keys {
 	var out Keys
 	for _, k := range keys {
 		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, []byte(k))
+			out = append(out, sha256.Sum256([]byte(k)))
 		}
 	}
 	return out
@@ -62,12 +69,19 @@ func Refusal(received string) string {
 	return "The API key sent is invalid"
 }
 
-// Valid compares against every key in constant time so timing reveals neither a key nor which
-// key matched.
+// Valid compares the digest of c against every accepted digest in constant time, so timing
+// reveals neither a key, nor its length, nor which key matched.
 func (k Keys) Valid(c string) bool {
+	sum := sha256.Sum256([]byte(c))
+	return k.validDigest(sum)
+}
+
+// validDigest compares fixed-size digests only; it is split from Valid so a test can check that
+// every comparison is between equal-length values.
+func (k Keys) validDigest(sum digest) bool {
 	match := 0
-	for _, key := range k {
-		match |= subtle.ConstantTimeCompare(key, []byte(c))
+	for i := range k {
+		match |= subtle.ConstantTimeCompare(k[i][:], sum[:])
 	}
 	return match == 1
 }
