@@ -81,6 +81,8 @@ func TestDetect(t *testing.T) {
 		{"xhtml file", "ch.xhtml", "", []byte("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>x</p></body></html>"), "text/html"},
 		{"xhtml hint", "ch", "application/xhtml+xml", []byte(`<html><body><p>x</p></body></html>`), "text/html"},
 		{"rss stays xml", "feed", "", []byte("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>t</title></channel></rss>"), "application/xml"},
+		{"kml without declaration", "place.kml", "", []byte(`<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>Office</name></Placemark></kml>`), "application/xml"},
+		{"not xml in a kml file", "notes.kml", "", []byte("just a note about places"), "text/plain"},
 		{"xml-looking txt stays text", "notes.txt", "", []byte(`<a:foo xmlns:a="http://a"><a:bar>text</a:bar></a:foo>`), "text/plain"},
 		{"xml without xml name stays html", "frag", "", []byte(`<p>one</p>`), "text/html"},
 		{"html", "f", "", []byte(`<!DOCTYPE html><html><body><p>x</p></body></html>`), "text/html"},

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/quarrydocs/quarry/contract"
@@ -18,14 +19,14 @@ const xhtmlNS = "http://www.w3.org/1999/xhtml"
 // any XML file).
 const maxSniffTokens = 1 << 20
 
-// sniffXML claims a .xml file whose content is well-formed XML rooted in something other than
+// sniffXML claims a .xml file (or one of the XML vocabularies' extensions) whose content is well-formed XML rooted in something other than
 // <html>, although it has no XML declaration. A byte sniffer takes such a file for HTML when its
 // root has an HTML name (<a>, <p>, <table>, <b>), so the HTML parser drops or glues its text, or
 // for plain text (<foo xmlns:…>), so its tags become the text. The extension and well-formedness
 // together say what the author meant; an <html> root or the XHTML namespace stays HTML, and
 // content that does not parse as XML is left to the other rules.
 func sniffXML(doc *contract.Document, _ []byte, ext string) (string, bool) {
-	if ext != ".xml" {
+	if !slices.Contains(extensions, ext) {
 		return "", false
 	}
 	dec := xml.NewDecoder(newEntityReader(io.NewSectionReader(doc.Content, 0, doc.Size)))

@@ -34,10 +34,16 @@ const KeyKeepTags = "xml_keep_tags"
 func init() {
 	// Every sniffed "…xml" type (RSS, SVG, text/xml) is partitioned as XML, but XHTML, which
 	// the html format registers under its own name.
-	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: []string{".xml"},
+	contract.RegisterFormat(contract.Format{Name: "xml", MIME: MIMEType, Aliases: []string{"text/xml"}, Extensions: extensions,
 		MIMESuffix: "xml", SniffText: sniffXML, SniffOrder: 5, Options: []contract.KeySpec{{Key: KeyKeepTags, Kind: contract.Bool, Help: "XML: one element holding the raw document", Since: 2}},
 		Partitioner: contract.Func(Partition)})
 }
+
+// extensions are XML's own and those of XML vocabularies people keep documents in (schemas and
+// stylesheets, KML and GPX, feeds, RDF, WSDL, XLIFF and .resx translations, DITA, TEI and
+// DocBook): content in them is XML when it is well formed, declared or not (sniffXML).
+var extensions = []string{".xml", ".xsd", ".xsl", ".xslt", ".kml", ".gpx", ".rss", ".atom", ".rdf", ".wsdl",
+	".xlf", ".xliff", ".resx", ".dita", ".ditamap", ".tei", ".dbk"}
 
 var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)`)
 

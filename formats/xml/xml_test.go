@@ -103,6 +103,7 @@ func TestUndeclaredXMLFiles(t *testing.T) {
 	cases := map[string][]string{
 		"html-named-root.xml":              {"The first paragraph of the record.", "cell one", "cell two", "kept as text", "bold words"},
 		"prefixed-root-no-declaration.xml": {"Widget assembly", "12.50"},
+		"placemark-no-declaration.kml":     {"Office", "Main office building"},
 	}
 	for name, want := range cases {
 		data, err := os.ReadFile("testdata/" + name)
