@@ -6,26 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/quarrydocs/quarry/internal/pdftest"
 )
 
 // buildPDF writes a minimal valid PDF whose objects are given in order as bodies ("<<...>>" or
 // a stream written as "<<...>>\nstream\n...\nendstream"); object 1 must be the catalog.
-func buildPDF(objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
-}
+func buildPDF(objs ...string) []byte { return pdftest.File(objs...) }
 
 func stream(dict, data string) string {
 	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)

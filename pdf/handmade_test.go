@@ -8,26 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarrydocs/quarry/internal/pdftest"
 )
 
-// rawPDF writes objects as given (bodies numbered from 1), with a correct table unless broken
-// says how to damage the file: "no-startxref", "cr" (CR line ends throughout).
-func rawPDF(trailer string, objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, x)
-	return b.Bytes()
-}
+// rawPDF writes objects as given (bodies numbered from 1) with the trailer's entries as written.
+func rawPDF(trailer string, objs ...string) []byte { return pdftest.FileTrailer(trailer, objs...) }
 
 const (
 	catalog = "<< /Type /Catalog /Pages 2 0 R >>"

@@ -1,22 +1,18 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/quarrydocs/quarry/internal/pdftest"
 )
 
 // makePDF writes a minimal PDF with one page per entry: the first line of a page is set large
 // (a title), the rest as body text, in the standard Helvetica font, so the fast strategy can
 // read it without any file in the repository.
 func makePDF(pages [][]string) []byte {
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(body string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+	var objs []string
+	obj := func(body string) { objs = append(objs, body) }
 	n := len(pages)
 	// 1 catalog, 2 pages, 3 font, then per page: page object, content stream.
 	obj("<< /Type /Catalog /Pages 2 0 R >>")
@@ -41,13 +37,7 @@ func makePDF(pages [][]string) []byte {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", cs.Len(), cs.String()))
 	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
+	return pdftest.File(objs...)
 }
 
 // fivePagePDF is the document the split tests use: every page opens with its own title so the

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/quarrydocs/quarry/internal/pdftest"
 )
 
 // hugePagePDF is a few hundred bytes declaring one side×side-point page.
@@ -22,20 +23,7 @@ func hugePagePDF(side int) []byte {
 		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
 		"<< /Length 20 >>\nstream\n0 0 m 10 10 l S\n\nendstream",
 	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
+	return pdftest.File(objs...)
 }
 
 // The attack: a 600-byte PDF with a 9000-point page at dpi=200 made pdftoppm allocate 2.4 GB.

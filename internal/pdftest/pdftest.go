@@ -61,9 +61,18 @@ func (d Doc) Bytes() []byte {
 		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] %s /Resources %s /Contents %d 0 R >>", w, h, p.Entries, res, 4+2*i),
 			Stream("", p.Content))
 	}
-	objs = append(objs, d.Extra...)
+	return File(append(objs, d.Extra...)...)
+}
+
+// File writes a PDF of the objects given as bodies ("<<…>>", or a stream as Stream writes it),
+// numbered from 1, object 1 the catalog, with a correct cross-reference table.
+func File(objs ...string) []byte { return FileTrailer("/Root 1 0 R", objs...) }
+
+// FileTrailer is File with the trailer's entries besides /Size as written (an /Info, an
+// /Encrypt, or no /Root at all).
+func FileTrailer(trailer string, objs ...string) []byte {
 	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
+	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 	offs := make([]int, len(objs))
 	for i, o := range objs {
 		offs[i] = b.Len()
@@ -74,7 +83,7 @@ func (d Doc) Bytes() []byte {
 	for _, o := range offs {
 		fmt.Fprintf(&b, "%010d 00000 n \n", o)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, x)
 	return b.Bytes()
 }
 

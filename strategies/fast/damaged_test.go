@@ -11,17 +11,13 @@ import (
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/pdftest"
 )
 
 // twoPages builds a PDF whose pages have the given content-stream objects (dictionary and data).
 func twoPages(contents ...[2]string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	var offs []int
-	obj := func(s string) {
-		offs = append(offs, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offs), s)
-	}
+	var objs []string
+	obj := func(s string) { objs = append(objs, s) }
 	kids := ""
 	for i := range contents {
 		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
@@ -33,13 +29,7 @@ func twoPages(contents ...[2]string) []byte {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
 		obj(fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", c[0], len(c[1]), c[1]))
 	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, x)
-	return b.Bytes()
+	return pdftest.File(objs...)
 }
 
 func run(t *testing.T, data []byte) ([]element.Element, string, error) {
