@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/quarrydocs/quarry/connectors/all" // every connector kind (azure, confluence, local)
 
+	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/internal/netguard"
 	"github.com/quarrydocs/quarry/platform/api"
 	"github.com/quarrydocs/quarry/platform/jobs"
@@ -38,6 +39,8 @@ type Config struct {
 	SecretKey string
 	// APIKeys are the accepted API keys (none: no authentication).
 	APIKeys []string
+	// AuthLimiter is handed to the API (nil: its own limiter); see api.Config.
+	AuthLimiter *apikey.Limiter
 	// Workers is the number of files partitioned at once by this process: 0 = GOMAXPROCS,
 	// negative = none (the process only serves the API and enqueues).
 	Workers int
@@ -103,7 +106,7 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 		st.Close()
 		return nil, fmt.Errorf("platform: %w", err)
 	}
-	a := api.New(api.Config{Store: st, Secrets: box, Runner: runner, APIKeys: cfg.APIKeys, Logger: cfg.Logger, Env: env})
+	a := api.New(api.Config{Store: st, Secrets: box, Runner: runner, APIKeys: cfg.APIKeys, AuthLimiter: cfg.AuthLimiter, Logger: cfg.Logger, Env: env})
 	return &Platform{Store: st, Secrets: box, Runner: runner, API: a}, nil
 }
 

@@ -322,3 +322,33 @@ func TestAttackCrossSitePartitionRefused(t *testing.T) {
 		}
 	}
 }
+
+// Guessing keys at full speed: after 10 refused keys from one address it gets 429 with
+// Retry-After (whatever key it then sends), while a valid key from another address still works.
+func TestAttackKeyGuessingIsThrottled(t *testing.T) {
+	srv := New(Config{APIKeys: []string{"k1"}})
+	send := func(addr, key string) *httptest.ResponseRecorder {
+		body, ct := multipartBody(t, file("a.txt", textDoc, ""))
+		req := httptest.NewRequest(http.MethodPost, "/general/v0/general", body)
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("unstructured-api-key", key)
+		req.RemoteAddr = addr
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec
+	}
+	for i := 1; i <= 10; i++ {
+		if rec := send("203.0.113.5:5000", fmt.Sprint("guess-", i)); rec.Code != 401 {
+			t.Fatalf("guess %d: %d, want 401", i, rec.Code)
+		}
+	}
+	for _, key := range []string{"guess-11", "k1"} {
+		rec := send("203.0.113.5:5001", key)
+		if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"detail"`) {
+			t.Fatalf("key %q after 10 failures: %d %q %s", key, rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+		}
+	}
+	if rec := send("198.51.100.20:5000", "k1"); rec.Code != 200 {
+		t.Fatalf("a valid key from another address: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -56,7 +56,11 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	// The key is checked first, before a slot is taken or a byte of the body read: a client
 	// without a key must not be able to hold slots (slow uploads) from those with one. The
 	// reference checks schema first; here an unauthenticated request learns nothing else.
-	if ok, received := s.keys.check(r.Header); !ok {
+	switch out, received := s.keys.Authorize(s.cfg.AuthLimiter, w, r); out {
+	case apikey.TooManyTries:
+		writeDetail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
+		return
+	case apikey.Refused:
 		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
 		return
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/internal/openapi"
 )
 
@@ -27,6 +28,10 @@ import (
 type Config struct {
 	// APIKeys, when non-empty, are the accepted API keys; requests must carry one of them.
 	APIKeys []string
+	// AuthLimiter slows key guessing: too many refused keys from one address get 429 for a
+	// while. Nil: a limiter of its own with the defaults. Pass one limiter to every surface of a
+	// process (partition API, platform API, UI) so they share one budget per address.
+	AuthLimiter *apikey.Limiter
 	// MaxBodyBytes caps a request body (all files and fields together). Default 100 MiB.
 	MaxBodyBytes int64
 	// MaxConcurrent is the number of partition requests processed at once. Default
@@ -71,6 +76,9 @@ const (
 )
 
 func (c Config) withDefaults() Config {
+	if c.AuthLimiter == nil {
+		c.AuthLimiter = apikey.NewLimiter(apikey.LimiterConfig{})
+	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = defaultMaxBody
 	}

@@ -115,3 +115,31 @@ func TestAttackCrossSiteUIPostsRefused(t *testing.T) {
 		t.Errorf("same-origin session: %d", rec.Code)
 	}
 }
+
+// The key dialog's check is an oracle like the API: after 10 refused keys from one address it
+// answers 429, while a valid key from another address still works.
+func TestAttackSessionKeyGuessingIsThrottled(t *testing.T) {
+	h := New(Config{APIKeys: []string{"secret"}})
+	send := func(addr, key string) int {
+		req := httptest.NewRequest("POST", "/ui/session", nil)
+		req.RemoteAddr = addr
+		req.Header.Set("unstructured-api-key", key)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code == 429 && rec.Header().Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+		return rec.Code
+	}
+	for i := 0; i < 10; i++ {
+		if code := send("203.0.113.5:1", "wrong"); code != 401 {
+			t.Fatalf("guess %d: %d", i, code)
+		}
+	}
+	if code := send("203.0.113.5:2", "secret"); code != 429 {
+		t.Fatalf("11th request from a guessing address: %d, want 429", code)
+	}
+	if code := send("198.51.100.20:1", "secret"); code != 200 {
+		t.Fatalf("a valid key from another address: %d", code)
+	}
+}

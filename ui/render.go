@@ -34,7 +34,11 @@ func (h *Handler) handleRender(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	if ok, received := h.keys.Check(r.Header); !ok {
+	switch out, received := h.keys.Authorize(h.cfg.AuthLimiter, w, r); out {
+	case apikey.TooManyTries:
+		writeDetail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
+		return
+	case apikey.Refused:
 		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
 		return
 	}

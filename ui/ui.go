@@ -33,6 +33,9 @@ type Config struct {
 	// APIKeys are the deployment's accepted keys. When set, the UI asks for one once per
 	// browser session and the page-render endpoint requires it.
 	APIKeys []string
+	// AuthLimiter answers 429 to an address after too many refused keys (nil: its own). The
+	// key dialog's check is as good an oracle as the API, so it is limited the same way.
+	AuthLimiter *apikey.Limiter
 	// Prefix is where the handler is mounted. Default "/ui/".
 	Prefix string
 	// Pdftoppm is the pdftoppm binary. Default "pdftoppm" from PATH.
@@ -55,6 +58,9 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	if c.AuthLimiter == nil {
+		c.AuthLimiter = apikey.NewLimiter(apikey.LimiterConfig{})
+	}
 	if c.Prefix == "" {
 		c.Prefix = "/ui/"
 	}
@@ -225,7 +231,11 @@ func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	if ok, received := h.keys.Check(r.Header); !ok {
+	switch out, received := h.keys.Authorize(h.cfg.AuthLimiter, w, r); out {
+	case apikey.TooManyTries:
+		writeDetail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
+		return
+	case apikey.Refused:
 		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ type loadResult struct {
 // TestSecurityLoad runs `quarry serve` with a key and drives it with keyed clients (small TXT,
 // HTML and DOCX documents) while as many keyless clients hammer it: no key, a wrong key, made-up
 // methods. Keyed requests must all succeed (or get a deliberate 503 with Retry-After); keyless
-// ones must all get 401/405. It runs twice, formats out of process (the server's default) and
+// ones must all get 401/405, or 429 once their address has failed too often. It runs twice, formats out of process (the server's default) and
 // in process (--in-process), and prints the ratio of keyed throughput.
 func TestSecurityLoad(t *testing.T) {
 	if testing.Short() {
@@ -89,6 +90,11 @@ func drive(s *testServer, bodies [][]byte, ctypes []string, clients int, d time.
 		bad       atomic.Int64
 	)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: 2 * time.Minute}
+	// The keyless clients connect from another loopback address (127.0.0.2; Linux routes all of
+	// 127/8 to lo), as an attacker would from another machine: their refused keys get their own
+	// address throttled (429), never the keyed clients'.
+	attacker := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients,
+		DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext}, Timeout: 2 * time.Minute}
 	url := s.url + "/general/v0/general"
 	s.peak.Store(0)
 	deadline := time.Now().Add(d)
@@ -114,7 +120,11 @@ func drive(s *testServer, bodies [][]byte, ctypes []string, clients int, d time.
 					req.Header.Set("unstructured-api-key", "guess-"+strconv.Itoa(i))
 				}
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				do := client.Do
+				if !keyed {
+					do = attacker.Do
+				}
+				resp, err := do(req)
 				if err != nil {
 					if bad.Add(1) == 1 {
 						mu.Lock()
@@ -135,7 +145,8 @@ func drive(s *testServer, bodies [][]byte, ctypes []string, clients int, d time.
 					over.Add(1)
 					wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 					time.Sleep(time.Duration(max(wait, 1)) * time.Second)
-				case !keyed && (resp.StatusCode == 401 || resp.StatusCode == 405):
+				case !keyed && (resp.StatusCode == 401 || resp.StatusCode == 405 ||
+					resp.StatusCode == 429 && resp.Header.Get("Retry-After") != ""):
 					refused.Add(1)
 				default:
 					if bad.Add(1) == 1 {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	_ "github.com/quarrydocs/quarry/formats/all"
+	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/platform/api"
 	"github.com/quarrydocs/quarry/server"
 	_ "github.com/quarrydocs/quarry/strategies/fast"
@@ -144,8 +145,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		log.Warn("no API key configured and --addr listens beyond loopback: anyone who can reach this address can partition, "+
 			"create connectors and run jobs; set --api-key", "addr", listen)
 	}
+	// One budget of refused keys per client address across the partition API, the platform
+	// API and the UI's key dialog: each is as good an oracle as the others.
+	authLimit := apikey.NewLimiter(apikey.LimiterConfig{})
 	srv := server.New(server.Config{
 		APIKeys:          keys,
+		AuthLimiter:      authLimit,
 		MaxBodyBytes:     int64(maxBody),
 		MaxConcurrent:    *maxConc,
 		MaxQueue:         *maxQueue,
@@ -158,8 +163,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// Keyless on loopback: only requests addressed to localhost (DNS rebinding).
 		LoopbackHostsOnly: posture == postureLoopback,
 	})
-	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, Logger: slog.New(handler)}))
-	p, err := openPlatform(ctx, po, keys, *inProcess, slog.New(handler))
+	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, AuthLimiter: authLimit, Logger: slog.New(handler)}))
+	p, err := openPlatform(ctx, po, keys, authLimit, *inProcess, slog.New(handler))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydocs/quarry/internal/apikey"
 	"github.com/quarrydocs/quarry/platform"
 )
 
@@ -100,10 +101,10 @@ func warnSecretsOnCommandLine(log *slog.Logger, fs *flag.FlagSet) {
 }
 
 // openPlatform opens the platform and starts its workers.
-func openPlatform(ctx context.Context, o platformOptions, keys []string, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
+func openPlatform(ctx context.Context, o platformOptions, keys []string, authLimit *apikey.Limiter, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
 	database, secretKey := o.resolved()
 	p, err := platform.Open(ctx, platform.Config{Database: database, DataDir: *o.dataDir, SecretKey: secretKey,
-		APIKeys: keys, Workers: *o.workers, InProcess: inProcess, Logger: log,
+		APIKeys: keys, AuthLimiter: authLimit, Workers: *o.workers, InProcess: inProcess, Logger: log,
 		LocalRoots: o.localRoots.vals, AllowPrivateNetwork: *o.allowPrivate})
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	log := slog.New(handler)
 	warnSecretsOnCommandLine(log, fs)
-	p, err := openPlatform(ctx, po, nil, *inProcess, log)
+	p, err := openPlatform(ctx, po, nil, nil, *inProcess, log)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,9 @@ type Config struct {
 	Runner  *jobs.Runner
 	// APIKeys, when non-empty, are the accepted keys (same headers as the partition API).
 	APIKeys []string
-	Logger  *slog.Logger
+	// AuthLimiter answers 429 to an address after too many refused keys (nil: its own).
+	AuthLimiter *apikey.Limiter
+	Logger      *slog.Logger
 	// MaxBodyBytes caps a JSON request body (default 10 MiB).
 	MaxBodyBytes int64
 	// MaxUploadBytes caps a multipart body of uploaded files (default 1 GiB).
@@ -44,12 +46,13 @@ type Config struct {
 
 // API is the platform API handler.
 type API struct {
-	st     *store.Store
-	box    *secret.Box
-	runner *jobs.Runner
-	keys   apikey.Keys
-	log    *slog.Logger
-	max    int64
+	st        *store.Store
+	box       *secret.Box
+	runner    *jobs.Runner
+	keys      apikey.Keys
+	authLimit *apikey.Limiter
+	log       *slog.Logger
+	max       int64
 	// maxUpload caps multipart bodies (on-demand jobs, runs with input_files).
 	maxUpload int64
 	// uploadSlots holds one token per multipart body being read.
@@ -71,6 +74,9 @@ func New(cfg Config) *API {
 		env: cfg.Env, csrf: http.NewCrossOriginProtection()}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
+	}
+	if a.authLimit = cfg.AuthLimiter; a.authLimit == nil {
+		a.authLimit = apikey.NewLimiter(apikey.LimiterConfig{})
 	}
 	if a.max <= 0 {
 		a.max = 10 << 20
@@ -99,7 +105,11 @@ func New(cfg Config) *API {
 
 // ServeHTTP checks the API key, then routes.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if ok, received := a.keys.Check(r.Header); !ok {
+	switch out, received := a.keys.Authorize(a.authLimit, w, r); out {
+	case apikey.TooManyTries:
+		detail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
+		return
+	case apikey.Refused:
 		detail(w, http.StatusUnauthorized, apikey.Refusal(received))
 		return
 	}

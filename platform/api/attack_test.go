@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,32 @@ func TestAttackParallelUploadsBounded(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode == http.StatusServiceUnavailable {
 		t.Errorf("slots not released after the uploads ended")
+	}
+}
+
+// Guessing keys at full speed against the platform API: after 10 refused keys from one address
+// it gets 429 with Retry-After, while a valid key from another address still works.
+func TestAttackKeyGuessingIsThrottled(t *testing.T) {
+	p, _ := open(t, "", t.TempDir())
+	h := p.Handler()
+	send := func(addr, k string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/api/v1/sources", nil)
+		req.RemoteAddr = addr
+		req.Header.Set("unstructured-api-key", k)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for i := 0; i < 10; i++ {
+		if rec := send("203.0.113.5:1", fmt.Sprint("guess", i)); rec.Code != 401 {
+			t.Fatalf("guess %d: %d", i, rec.Code)
+		}
+	}
+	rec := send("203.0.113.5:2", key)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"detail"`) {
+		t.Fatalf("11th request from a guessing address: %d %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if rec := send("198.51.100.20:1", key); rec.Code != 200 {
+		t.Fatalf("a valid key from another address: %d %s", rec.Code, rec.Body)
 	}
 }
