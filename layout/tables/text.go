@@ -28,6 +28,17 @@ const (
 type tline struct {
 	line
 	phrases [][2]int
+	// core, when set, is the box of the lines of cells a composite line was built from,
+	// without a row label set between two rows that overlaps both (composite).
+	core Rect
+}
+
+// rowBox is the box of the line's cells: its core when it is a composite that has one.
+func (l tline) rowBox() Rect {
+	if l.core != (Rect{}) {
+		return l.core
+	}
+	return l.box
 }
 
 func phrasesOf(l line, ws []Word) [][2]int {
@@ -121,6 +132,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 			}
 			top--
 		}
+		top = ruledHead(lines, top, box, hs)
 		t, ok, prose := alignedTable(lines[top:last+1], ws, hs, body, opt)
 		switch {
 		case ok:
@@ -194,6 +206,73 @@ func medianOf(h map[float64]int, n int) float64 {
 		}
 	}
 	return 0
+}
+
+// maxRuledHead bounds the lines of a head between two rules (ruledHead).
+const maxRuledHead = 4
+
+// ruledHead returns the index of the first line of the block that starts at line top, taking in
+// the head of a table ruled in the booktabs way: a rule spans the block just above its first
+// line (the rule under the head), another of the same extent lies above it (the rule over the
+// table), and the few lines between them lie within the rules' ends. Those lines are the
+// table's head whatever their shape: column labels set closer than a gutter ("Top-1 Top-5
+// Top-20") read as one phrase, and a line over the columns without a label over the first
+// column starts at neither edge. Without the two rules, only headerLine's lines join.
+func ruledHead(lines []tline, top int, box Rect, hs []hrule) int {
+	if top == 0 {
+		return top
+	}
+	first, up := lines[top], lines[top-1]
+	em := first.size
+	spans := func(r hrule) bool {
+		return r.x0 <= box.X0+em && r.x1 >= box.X1-em && r.x1-r.x0 <= box.W()+8*em
+	}
+	under := -1
+	for k, r := range hs {
+		if r.y > first.box.Y1-0.2*em && r.y < up.box.Y0+0.2*em && spans(r) {
+			under = k
+		}
+	}
+	if under < 0 {
+		return top
+	}
+	b := hs[under]
+	over := -1
+	for k := under + 1; k < len(hs); k++ {
+		r := hs[k]
+		if r.y <= b.y+0.5*em {
+			continue
+		}
+		if absf(r.x0-b.x0) <= em && absf(r.x1-b.x1) <= em {
+			over = k
+		}
+		break
+	}
+	if over < 0 {
+		return top
+	}
+	a := hs[over]
+	k := top
+	for k > 0 && top-k < maxRuledHead {
+		l := lines[k-1]
+		if l.box.Y1 > a.y+0.2*em || l.box.Y0 < b.y-0.2*em {
+			break
+		}
+		if k == top && l.box.Y0-b.y > wrapGapEm*l.size {
+			return top // set apart from the rule: a caption over the next table, not its head
+		}
+		if l.box.X0 < a.x0-em || l.box.X1 > a.x1+em {
+			return top // text beside the rules: not a table's head
+		}
+		k--
+	}
+	if k == top || (k > 0 && lines[k-1].box.Y1 <= a.y+0.2*em && lines[k-1].box.Y0 >= b.y-0.2*em) {
+		return top // nothing between the rules, or more than a head
+	}
+	if hd := lines[k]; a.y-hd.box.Y1 > wrapGapEm*hd.size || b.y-first.box.Y1 > wrapGapEm*em {
+		return top // the rules hug a table's head and its first row; these stand apart
+	}
+	return k
 }
 
 // headerLine reports whether a line just above a block (of box b) can be its header: inside
@@ -377,6 +456,8 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			cont := false
 			switch {
 			case sep:
+			case gap < -0.2*l.size && len(l.phrases) >= 2 && pl.rowBox().Y0-l.box.Y1 >= -0.2*l.size:
+				// A row of cells under another, overlapping only a label centred on both.
 			case gap < -0.2*l.size:
 				// Lines that overlap vertically are one row: a figure set between the two
 				// lines of a wrapped label.
@@ -609,9 +690,27 @@ func digitGroup(left, right string) bool {
 // one: a figure set between the two lines of a wrapped label belongs with both.
 func composite(block []tline, ws []Word) []tline {
 	var out []tline
-	for _, l := range block {
+	// multi is the last line with two or more phrases joined into out's last line: two rows
+	// of as many cells (three or more) that do not overlap each other stay apart even when a
+	// label set between them (a row label centred on its two rows) overlaps both. Lines of
+	// displayed mathematics (sub- and superscripts, stacked pieces) stay one line.
+	var multi *tline
+	for k, l := range block {
 		if n := len(out); n > 0 && out[n-1].box.Y0-l.box.Y1 < -0.2*l.size {
+			if len(l.phrases) >= 3 && multi != nil && len(multi.phrases) == len(l.phrases) && multi.box.Y0-l.box.Y1 >= -0.2*l.size {
+				out = append(out, l)
+				multi = &block[k]
+				continue
+			}
 			c := &out[n-1]
+			if len(l.phrases) >= 2 {
+				if multi == nil {
+					c.core = l.box
+				} else {
+					c.core = c.core.Union(l.box)
+				}
+				multi = &block[k]
+			}
 			c.words = append(append([]int(nil), c.words...), l.words...)
 			sort.Slice(c.words, func(a, b int) bool { return ws[c.words[a]].Box.X0 < ws[c.words[b]].Box.X0 })
 			c.box = c.box.Union(l.box)
@@ -620,6 +719,11 @@ func composite(block []tline, ws []Word) []tline {
 			continue
 		}
 		out = append(out, l)
+		multi = nil
+		if len(l.phrases) >= 2 {
+			multi = &block[k]
+			out[len(out)-1].core = l.box
+		}
 	}
 	return out
 }
