@@ -109,10 +109,13 @@ type glyphSource struct {
 
 // Params are the reading parameters of a page to lay out: base (pdfminer's knobs) with the page
 // geometry and without the box grouping, which the layout does not use (it groups lines
-// itself) and which is quadratic on long runs of aligned lines.
+// itself) and which is quadratic on long runs of aligned lines, and with substitute widths
+// for glyphs whose font declares none (pdf.LAParams.SubstituteWidths: pdfminer lays them out
+// as no text at all).
 func Params(base pdf.LAParams) pdf.LAParams {
 	base.LinesOnly = true
 	base.NoGeometry = false
+	base.SubstituteWidths = true
 	return base
 }
 

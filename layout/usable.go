@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,9 +13,13 @@ import (
 // why (for a debug log): a page needs OCR when it has no visible text (a scan, or a scan under
 // an invisible OCR layer, which OCR reads again as the reference does), or when its text is
 // mostly garbage — glyphs without a Unicode mapping ("(cid:NN)", U+FFFD, empty), private-use
-// characters, control characters — which a font without a ToUnicode map produces.
+// characters, control characters — which a font without a ToUnicode map produces —, or when
+// glyphs it draws yield no text: most of them have an empty box (zero width or height: a font
+// without widths beyond what Params substitutes, text squeezed by Tz 0 or a degenerate
+// matrix), or none of its page-level glyphs is laid out into a line. Such a page is never
+// laid out into a silently empty one.
 func Usable(p *pdf.Page) (bool, string) {
-	good, bad := 0, 0
+	good, bad, flat := 0, 0, 0
 	count := func(g *pdf.Glyph) {
 		if g.Invisible {
 			return
@@ -35,6 +40,9 @@ func Usable(p *pdf.Page) (bool, string) {
 			}
 		}
 		good++
+		if g.X1-g.X0 <= 0 || g.Y1-g.Y0 <= 0 {
+			flat++
+		}
 	}
 	for i := range p.Glyphs {
 		count(&p.Glyphs[i])
@@ -55,8 +63,38 @@ func Usable(p *pdf.Page) (bool, string) {
 		return false, "text layer mostly unmapped glyphs ((cid:NN), private-use or replacement characters)"
 	case good < 20 && coveredByImage(p):
 		return false, "a page-sized image with hardly any text on it"
+	case 2*flat > good:
+		return false, fmt.Sprintf("text drawn as empty glyph boxes (%d of %d glyphs of zero width or height): nothing to lay out", flat, good)
+	case pageTextLost(p):
+		return false, "glyphs drawn but no text laid out from them"
 	}
 	return true, ""
+}
+
+// pageTextLost reports a page whose visible page-level glyphs hold text but whose lines hold
+// none.
+func pageTextLost(p *pdf.Page) bool {
+	drawn := false
+	for i := range p.Glyphs {
+		g := &p.Glyphs[i]
+		if !g.Invisible && strings.TrimSpace(g.Text) != "" {
+			drawn = true
+			break
+		}
+	}
+	if !drawn {
+		return false
+	}
+	for _, b := range p.Boxes {
+		for _, l := range b.Lines {
+			for _, it := range l.Items {
+				if strings.TrimSpace(it.Text) != "" {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // coveredByImage reports an image covering most of the page (a scanned page).

@@ -44,6 +44,11 @@ type font struct {
 	cidWRanges []cidWidthRange
 	dw         float64
 	missing    float64
+	// avgWidth and fixedPitch are the FontDescriptor's /AvgWidth and FixedPitch flag, and
+	// family the standard-14 font whose metrics fit the base name, for substituteWidth.
+	avgWidth   float64
+	fixedPitch bool
+	family     string
 	descent    float64 // glyph units, negative
 	hscale     float64 // glyph units → text space (0.001, or FontMatrix for Type3)
 	vscale     float64
@@ -143,11 +148,15 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		base = base[i+1:]
 	}
 	f.core14 = core14Names[base]
+	f.family = standardFamily(base)
 	f.dingbats = f.core14 == "ZapfDingbats" || isDingbatsFont(base)
 	desc := d.dict(fd["FontDescriptor"])
 	if desc != nil {
 		f.descent, _ = d.number(desc["Descent"])
 		f.missing, _ = d.number(desc["MissingWidth"])
+		f.avgWidth, _ = d.number(desc["AvgWidth"])
+		flags, _ := d.number(desc["Flags"])
+		f.fixedPitch = int(flags)&1 != 0
 	} else if f.core14 != "" {
 		fam := f.core14
 		if i := strings.IndexByte(fam, '-'); i > 0 {
@@ -294,6 +303,11 @@ func namedEncoding(n string) ([256]string, bool) {
 
 func (d *Document) buildType0(f *font, fd types.Dict) {
 	f.cidFont = true
+	base := f.name
+	if i := strings.IndexByte(base, '+'); i == 6 {
+		base = base[i+1:]
+	}
+	f.family = standardFamily(base)
 	encObj := fd["Encoding"]
 	switch e := d.resolve(encObj).(type) {
 	case types.Name:
@@ -323,6 +337,9 @@ func (d *Document) buildType0(f *font, fd types.Dict) {
 	}
 	fdesc := d.dict(cf["FontDescriptor"])
 	if fdesc != nil {
+		f.avgWidth, _ = d.number(fdesc["AvgWidth"])
+		flags, _ := d.number(fdesc["Flags"])
+		f.fixedPitch = int(flags)&1 != 0
 		f.descent, _ = d.number(fdesc["Descent"])
 		if f.descent > 0 {
 			f.descent = -f.descent
@@ -493,17 +510,135 @@ func (f *font) width(dc decodedCode, text string) float64 {
 		return f.missing * f.hscale
 	}
 	if f.core14 != "" {
-		code := dc.code
-		if f.core14 != "Symbol" && f.core14 != "ZapfDingbats" {
-			if c, ok := winAnsiCode(text); ok {
-				code = uint32(c)
-			}
-		}
-		if w, err := pdffont.CharWidth(f.core14, rune(code)); err == nil {
-			return float64(w) * f.hscale
+		if w, ok := standardWidth(f.core14, dc, text); ok {
+			return w * f.hscale
 		}
 	}
 	return f.missing * f.hscale
+}
+
+// standardWidth is the AFM width (glyph units) of a code of a standard-14 font, found by its
+// text through WinAnsi for the Latin fonts.
+func standardWidth(std string, dc decodedCode, text string) (float64, bool) {
+	code := dc.code
+	if std != "Symbol" && std != "ZapfDingbats" {
+		c, ok := winAnsiCode(text)
+		if !ok && dc.code > 255 {
+			return 0, false
+		}
+		if ok {
+			code = uint32(c)
+		}
+	}
+	w, err := pdffont.CharWidth(std, rune(code))
+	if err != nil {
+		return 0, false
+	}
+	return float64(w), true
+}
+
+// defaultAdvance is the advance, in ems, substituteWidth gives when nothing better is known:
+// an average Latin glyph.
+const defaultAdvance = 0.5
+
+// substituteWidth is the advance (text space per unit font size) the layout gives a code the
+// font declares no width for — a simple font without /Widths (a non-embedded CMMI10 or
+// Calibri), /Widths all zero or too short for the code, and no /MissingWidth; a CID font whose
+// /DW is 0 and /W has no width — where pdfminer's width is 0 and its lines of zero-width glyphs
+// come out empty. In order: the descriptor's /MissingWidth, then its /AvgWidth; the standard-14 metrics of a font
+// whose name is a standard family's (Courier for a fixed-pitch font); half an em. A code the
+// font does give a width of 0 (a combining mark, while other codes have widths) keeps it: 0 is
+// returned. Type 3 fonts, whose widths must be given, get none either.
+func (f *font) substituteWidth(dc decodedCode, text string) float64 {
+	if f.subtype == "Type3" || !f.widthless(dc) {
+		return 0
+	}
+	if f.missing > 0 {
+		return f.missing * f.hscale
+	}
+	if f.avgWidth > 0 {
+		return f.avgWidth * f.hscale
+	}
+	std := f.family
+	if std == "" && f.fixedPitch {
+		std = "Courier"
+	}
+	if std != "" {
+		if w, ok := standardWidth(std, dc, text); ok && w > 0 {
+			return w * f.hscale
+		}
+	}
+	return defaultAdvance
+}
+
+// widthless reports whether the font declares no width for a code (see substituteWidth).
+func (f *font) widthless(dc decodedCode) bool {
+	if f.cidFont {
+		if _, ok := f.cidW[dc.cid]; ok {
+			return !f.anyCIDWidth()
+		}
+		for _, r := range f.cidWRanges {
+			if dc.cid >= r.lo && dc.cid <= r.hi {
+				return !f.anyCIDWidth()
+			}
+		}
+		return f.dw == 0
+	}
+	if !f.hasWidths {
+		return true
+	}
+	i := int(dc.code) - f.firstChar
+	if i < 0 || i >= len(f.widths) {
+		return true
+	}
+	for _, w := range f.widths {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// anyCIDWidth reports whether a CID font's /W gives any glyph a width.
+func (f *font) anyCIDWidth() bool {
+	for _, w := range f.cidW {
+		if w != 0 {
+			return true
+		}
+	}
+	for _, r := range f.cidWRanges {
+		if r.w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// standardFamily is the standard-14 font whose metrics stand in for a font of this base name
+// (subset prefix removed) that declares no widths: the name itself or an alias of one, else a
+// Helvetica, Arial, Times or Courier cut by its family name and weight ("TimesNewRomanPS-BoldMT").
+func standardFamily(base string) string {
+	if s := core14Names[base]; s != "" {
+		return s
+	}
+	var fam string
+	switch lower := strings.ToLower(base); {
+	case strings.HasPrefix(lower, "helvetica"), strings.HasPrefix(lower, "arial"):
+		fam = "Helvetica"
+	case strings.HasPrefix(lower, "times"):
+		fam = "Times"
+	case strings.HasPrefix(lower, "courier"):
+		fam = "Courier"
+	default:
+		return ""
+	}
+	if strings.Contains(strings.ToLower(base), "bold") {
+		return fam + "-Bold"
+	}
+	if fam == "Times" {
+		return "Times-Roman"
+	}
+	return fam
 }
 
 var winAnsiReverse = func() map[string]byte {

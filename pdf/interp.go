@@ -123,6 +123,9 @@ type interp struct {
 	clip clipBox
 	// noGeom skips the geometry (LAParams.NoGeometry).
 	noGeom bool
+	// substWidths gives codes their font declares no width for a substitute advance
+	// (LAParams.SubstituteWidths, font.substituteWidth).
+	substWidths bool
 	// probe, when set, is shown every glyph instead of storing it (PageHasText); the run stops
 	// once it returns true.
 	probe   func(g Glyph, inFigure bool) bool
@@ -557,6 +560,9 @@ func (in *interp) show(st *gstate, seq parray) {
 					x += ts.charSp
 				}
 				text, w := f.glyph(dc)
+				if w == 0 && in.substWidths {
+					w = f.substituteWidth(dc, text)
+				}
 				adv := w * ts.size * scaling
 				in.addGlyph(m, x, y, f, ts, text, adv, scaling)
 				x += adv

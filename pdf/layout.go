@@ -24,6 +24,12 @@ type LAParams struct {
 	// stays empty and no glyph is marked Clipped. The fast strategy, which does not use it,
 	// saves the work. Not a pdfminer knob.
 	NoGeometry bool
+	// SubstituteWidths gives a code its font declares no advance width for (no /Widths, /Widths
+	// all zero or too short for it, no /MissingWidth; a CID font with /DW 0 and no /W) a
+	// substitute advance: /MissingWidth, /AvgWidth, the standard-14 metrics of its family, half
+	// an em. pdfminer gives such glyphs no width, and its lines of zero-width glyphs are empty
+	// (no text at all); the layout asks for it, fast does not. Not a pdfminer knob.
+	SubstituteWidths bool
 }
 
 // DefaultLAParams are the values the reference's partition_pdf passes to pdfminer.

@@ -108,7 +108,7 @@ func (d *Document) Page(ctx context.Context, n int, params LAParams) (page *Page
 	if cap(glyphs) < d.glyphHint {
 		glyphs = make([]Glyph, 0, d.glyphHint+d.glyphHint/8)
 	}
-	in := &interp{ctx: ctx, doc: d, glyphs: glyphs, noGeom: params.NoGeometry}
+	in := &interp{ctx: ctx, doc: d, glyphs: glyphs, noGeom: params.NoGeometry, substWidths: params.SubstituteWidths}
 	in.path.reset()
 	in.run(data, pr.resources, ctm, graphics{paint: paint{lineWidth: 1}}, 0, nil)
 	d.glyphHint = len(in.glyphs)
