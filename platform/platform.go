@@ -166,7 +166,9 @@ func LocalRoots(cfg Config) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("platform: local root %s: %w", r, err)
 		}
-		if err := os.MkdirAll(abs, 0o755); err != nil {
+		// A created root is not world-readable: destinations write partitioned documents
+		// beneath it (see connectors/local's output modes).
+		if err := os.MkdirAll(abs, 0o750); err != nil {
 			return nil, fmt.Errorf("platform: local root: %w", err)
 		}
 		real, err := filepath.EvalSymlinks(abs)

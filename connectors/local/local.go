@@ -346,6 +346,16 @@ func NewDestination(config map[string]any, env connectors.Env) (*Destination, er
 	return &Destination{dir: dir}, nil
 }
 
+// Modes of what a destination creates (the umask still applies). Partitioned documents are as
+// confidential as their sources (a Confluence page may be restricted to a few users), so nothing
+// is readable by other users of the machine. The group keeps read access: it is how an operator
+// deliberately shares outputs with a downstream reader (a set-group-ID root owned by a group the
+// reader belongs to, or default ACLs, which a 0600 mask would cancel).
+const (
+	outputFileMode os.FileMode = 0o640
+	outputDirMode  os.FileMode = 0o750
+)
+
 // openDir opens the destination directory, creating it beneath its root when missing.
 func (d *Destination) openDir() (*os.Root, error) {
 	base, err := os.OpenRoot(d.dir.root)
@@ -353,7 +363,7 @@ func (d *Destination) openDir() (*os.Root, error) {
 		return nil, fmt.Errorf("local: open root: %w", err)
 	}
 	defer base.Close()
-	if err := base.MkdirAll(d.dir.rel, 0o755); err != nil {
+	if err := base.MkdirAll(d.dir.rel, outputDirMode); err != nil {
 		return nil, fmt.Errorf("local: create %s: %w", d.dir.abs(), err)
 	}
 	r, err := base.OpenRoot(d.dir.rel)
@@ -388,12 +398,12 @@ func (d *Destination) Write(ctx context.Context, doc connectors.Document, elemen
 	}
 	defer r.Close()
 	if dir := path.Dir(target); dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
+		if err := r.MkdirAll(dir, outputDirMode); err != nil {
 			return fmt.Errorf("local: create directory: %w", err)
 		}
 	}
 	tmp := tmpName(path.Dir(target))
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, outputFileMode)
 	if err != nil {
 		return fmt.Errorf("local: write %s: %w", target, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -83,6 +84,18 @@ func openSQLite(dsn, dataDir string) (*Store, error) {
 	if path != ":memory:" {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("store: create data directory: %w", err)
+		}
+		// SQLite creates a database 0644 (less the umask), and its -wal and -shm files with the
+		// database's mode. The database holds job histories, document names and connector
+		// configurations (sealed secrets aside), so a new one is created 0600 first: the WAL
+		// and shared-memory files then follow. An existing file keeps the mode its operator
+		// gave it.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		switch {
+		case err == nil:
+			f.Close()
+		case !errors.Is(err, fs.ErrExist):
+			return nil, fmt.Errorf("store: create %s: %w", path, err)
 		}
 	}
 	// WAL lets readers run beside the writer; busy_timeout waits instead of failing when another
