@@ -3,6 +3,7 @@ package tables
 import (
 	"math"
 	"sort"
+	"strings"
 	"unicode"
 )
 
@@ -254,6 +255,7 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 			var groups [][2]float64     // top and bottom of each line group
 			reach := map[int]float64{}  // right end of the previous line's text per column
 			groupCols := map[int]bool{} // columns with text in the current group
+			prevLast0 := -1             // the previous line's last word in the first column
 			for _, l := range perBand[r] {
 				cols := map[int]float64{}
 				for _, w := range l.words {
@@ -278,6 +280,20 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 					}
 				}
 				wraps = wraps && wrapped
+				// A question or a sentence in the first column, wrapped, carries its row on:
+				// the lines beside its first line (a title over a passage) and beside its
+				// last are one row.
+				last0 := -1
+				for _, w := range l.words {
+					if sort.SearchFloat64s(xs, (ws[w].Box.X0+ws[w].Box.X1)/2)-1 == 0 {
+						last0 = w
+					}
+				}
+				if len(groups) > 0 && prevLast0 >= 0 && last0 >= 0 && ws[l.words[0]].Box.X0 < xs[1] && sentenceWraps(ws[prevLast0].Text, ws[l.words[0]].Text, ws[last0].Text) &&
+					reach[0] >= xs[0]+0.6*(xs[1]-xs[0]) {
+					wraps = true
+				}
+				prevLast0 = last0
 				first := []rune(ws[l.words[0]].Text)[0]
 				if len(groups) > 0 && len(cols) == 1 && (unicode.IsLower(first) || first == '(' || first == '[') {
 					wraps = true
@@ -302,6 +318,22 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 		virtual = append(virtual, false)
 	}
 	return out, virtual
+}
+
+// sentenceWraps reports whether a first column's line ending in prevLast goes on in the line
+// that starts with first and ends with last: the line above does not end a sentence or a label
+// (no closing or separating mark), and the line below starts in lower case or ends the
+// sentence ("What is the body of water" / "between England and Ireland?").
+func sentenceWraps(prevLast, first, last string) bool {
+	p := []rune(prevLast)
+	if len(p) == 0 || strings.ContainsRune(".?!:;", p[len(p)-1]) {
+		return false
+	}
+	f, l := []rune(first), []rune(last)
+	if len(f) == 0 || len(l) == 0 {
+		return false
+	}
+	return unicode.IsLower(f[0]) || strings.ContainsRune(".?!", l[len(l)-1])
 }
 
 // mergeOverlapping joins consecutive lines (top to bottom) that overlap vertically by more
