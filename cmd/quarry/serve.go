@@ -88,6 +88,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxElements := fs.Int("max-elements", 100_000, "elements (or chunks) one request may produce, all its documents together, before it is refused (422); -1 = no cap (env QUARRY_MAX_ELEMENTS)")
 	maxResponse := byteSize(256 << 20)
 	fs.Var(&maxResponse, "max-response", "largest answer of the partition API, e.g. 256MiB; larger ones are refused (422) instead of built in memory (env QUARRY_MAX_RESPONSE)")
+	authFailures := fs.Int("auth-failures", 10, "refused API keys per minute from one client address before it gets 429 for a minute; -1 = no limit (behind a reverse proxy that limits, since all clients then share its address) (env QUARRY_AUTH_FAILURES)")
 	po := platformFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: quarry serve [flags]\n\nServes the web UI (/ui/), the API docs (/docs), the partition API (POST /general/v0/general), the\nplatform API (/api/v1/), /healthcheck and /metrics on one address.")
@@ -98,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"QUARRY_MAX_BODY": "max-body", "QUARRY_MAX_CONCURRENT": "max-concurrent", "QUARRY_MAX_QUEUE": "max-queue",
 		"QUARRY_QUEUE_TIMEOUT": "queue-timeout", "QUARRY_REQUEST_TIMEOUT": "request-timeout",
 		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout", "QUARRY_MAX_ELEMENTS": "max-elements",
-		"QUARRY_MAX_RESPONSE": "max-response",
+		"QUARRY_MAX_RESPONSE": "max-response", "QUARRY_AUTH_FAILURES": "auth-failures",
 	}
 	for env, name := range envFlags {
 		if v := os.Getenv(env); v != "" {
@@ -147,7 +148,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// One budget of refused keys per client address across the partition API, the platform
 	// API and the UI's key dialog: each is as good an oracle as the others.
-	authLimit := apikey.NewLimiter(apikey.LimiterConfig{})
+	if *authFailures == 0 {
+		return usageError("serve: --auth-failures must be positive, or -1 for no limit")
+	}
+	authLimit := apikey.NewLimiter(apikey.LimiterConfig{Failures: *authFailures})
 	srv := server.New(server.Config{
 		APIKeys:          keys,
 		AuthLimiter:      authLimit,

@@ -146,3 +146,41 @@ func TestServePortInUse(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// Refused keys count once per address across the platform API, the UI and the partition API;
+// --auth-failures sets the budget and -1 turns the limit off (behind a limiting reverse proxy).
+func TestServeAuthFailuresSharedAcrossSurfaces(t *testing.T) {
+	status := func(base, method, path, key string) int {
+		req, _ := http.NewRequest(method, base+path, nil)
+		req.Header.Set("unstructured-api-key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	base := func(rec map[string]any) string {
+		h, _ := rec["health"].(string)
+		return strings.TrimSuffix(h, "/healthcheck")
+	}
+	b := base(serve(t, "--api-key", "k", "--auth-failures", "3"))
+	for _, p := range [][2]string{{"GET", "/api/v1/sources"}, {"POST", "/ui/session"}, {"POST", "/general/v0/general"}} {
+		if code := status(b, p[0], p[1], "guess"); code != 401 {
+			t.Fatalf("%s %s with a wrong key: %d", p[0], p[1], code)
+		}
+	}
+	if code := status(b, "GET", "/api/v1/sources", "k"); code != 429 {
+		t.Fatalf("after 3 refused keys on three surfaces: %d, want 429", code)
+	}
+	b = base(serve(t, "--api-key", "k", "--auth-failures", "-1"))
+	for i := 0; i < 20; i++ {
+		status(b, "GET", "/api/v1/sources", "guess")
+	}
+	if code := status(b, "GET", "/api/v1/sources", "k"); code != 200 {
+		t.Fatalf("--auth-failures -1, after 20 refused keys: %d, want 200", code)
+	}
+	if err := runServe(context.Background(), []string{"--auth-failures", "0"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("--auth-failures 0 accepted")
+	}
+}

@@ -41,7 +41,7 @@ type entry struct {
 
 // LimiterConfig sets a Limiter; zero fields take the defaults.
 type LimiterConfig struct {
-	Failures int           // refused keys allowed per Window (default 10)
+	Failures int           // refused keys allowed per Window (0: 10; negative: no limit)
 	Window   time.Duration // default 1 minute
 	CoolDown time.Duration // default 1 minute
 	MaxAddrs int           // addresses remembered (default 10000, about 1.5 MB)
@@ -50,7 +50,7 @@ type LimiterConfig struct {
 
 // NewLimiter builds a Limiter.
 func NewLimiter(cfg LimiterConfig) *Limiter {
-	if cfg.Failures <= 0 {
+	if cfg.Failures == 0 {
 		cfg.Failures = 10
 	}
 	if cfg.Window <= 0 {
@@ -100,6 +100,9 @@ func (l *Limiter) Fail(addr string) {
 	defer l.mu.Unlock()
 	now := l.now()
 	var e *entry
+	if l.failures < 0 {
+		return // no limit: nothing to remember
+	}
 	if el, ok := l.addrs[addr]; ok {
 		l.lru.MoveToFront(el)
 		e = el.Value.(*entry)
@@ -116,7 +119,7 @@ func (l *Limiter) Fail(addr string) {
 		e.count, e.windowStart = 0, now
 	}
 	e.count++
-	if e.count >= l.failures {
+	if e.count >= l.failures && l.failures > 0 {
 		e.blockedUntil = now.Add(l.coolDown)
 		e.count, e.windowStart = 0, now.Add(l.coolDown)
 	}

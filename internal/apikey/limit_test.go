@@ -69,6 +69,15 @@ func TestAuthorizeLimitsFailures(t *testing.T) {
 	if out, _ := k.Authorize(nil, httptest.NewRecorder(), request("203.0.113.7:1", "good")); out != Allowed {
 		t.Errorf("no limiter: %v", out)
 	}
+	off := NewLimiter(LimiterConfig{Failures: -1})
+	for i := 0; i < 100; i++ {
+		if out, _ := k.Authorize(off, httptest.NewRecorder(), request("203.0.113.8:1", "bad")); out != Refused {
+			t.Fatalf("limit off, failure %d: %v", i, out)
+		}
+	}
+	if off.Len() != 0 {
+		t.Errorf("limit off remembers %d addresses", off.Len())
+	}
 	if out, _ := Keys(nil).Authorize(l, httptest.NewRecorder(), request("[2001:db8:1:2::1]:1", "")); out != Allowed {
 		t.Errorf("authentication off: %v", out)
 	}
