@@ -20,6 +20,10 @@ import (
 // setting, so X-Forwarded-For, which any client can write, is ignored. Behind a reverse proxy
 // every client shares the proxy's address; rate-limit failed authentication at the proxy then.
 // IPv6 peers are counted per /64, the block one subscriber usually holds.
+//
+// A key is checked outside the limiter's lock (so one long key cannot stall everyone's checks):
+// of a burst of simultaneous guesses, those checked at the very same instant as the one that
+// reaches Failures also get their answer, at most one per CPU more.
 type Limiter struct {
 	failures int
 	window   time.Duration

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -104,5 +107,30 @@ func TestLimiterBounded(t *testing.T) {
 	}
 	if _, blocked := l.Blocked("203.0.113.7"); !blocked {
 		t.Error("the flood evicted a blocked address that kept knocking")
+	}
+}
+
+// TestLimiterBurst: 2000 wrong keys sent at once from one address get at most Failures answers
+// (plus those checked at the very same instant on other CPUs); the rest are 429.
+func TestLimiterBurst(t *testing.T) {
+	l := NewLimiter(LimiterConfig{Failures: 10})
+	k := New([]string{"good"})
+	var refused atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < 2000; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if out, _ := k.Authorize(l, httptest.NewRecorder(), request("203.0.113.7:1", "bad")); out == Refused {
+				refused.Add(1)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := refused.Load(); n < 10 || n > int64(10+runtime.GOMAXPROCS(0)) {
+		t.Errorf("%d of 2000 simultaneous guesses answered, want 10 (+ at most %d)", n, runtime.GOMAXPROCS(0))
 	}
 }
