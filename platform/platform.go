@@ -86,6 +86,10 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("platform: %w", err)
 	}
+	if exposed := st.ExposedFiles(); len(exposed) > 0 {
+		cfg.Logger.Warn("the database is readable by other users of this machine (it holds job histories, document names and connector settings); chmod o-rwx it",
+			"files", exposed)
+	}
 	box, err := openBox(ctx, cfg, st)
 	if err != nil {
 		st.Close()

@@ -36,3 +36,20 @@ func TestSQLiteFilesNotWorldReadable(t *testing.T) {
 		}
 	}
 }
+
+// A database left world-readable (created by an older Quarry, or by hand) keeps its mode but is
+// reported, so the operator can fix it; a new one reports nothing.
+func TestExposedFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "q.db")
+	s := open(t, "sqlite:"+path, "")
+	if got := s.ExposedFiles(); len(got) != 0 {
+		t.Fatalf("a new database is exposed: %v", got)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ExposedFiles(); len(got) != 1 || got[0] != path {
+		t.Fatalf("exposed = %v, want [%s]", got, path)
+	}
+}

@@ -152,6 +152,22 @@ func (s *Store) DB() *sql.DB { return s.db }
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // String describes where the data lives.
+// ExposedFiles lists the SQLite files (database, -wal, -shm) other users of the machine may
+// read or write: a database created by an older Quarry, or by hand, keeps its mode (Open only
+// creates new ones 0600), and the operator should hear about it. PostgreSQL: none.
+func (s *Store) ExposedFiles() []string {
+	if s.dialect != SQLite || s.where == ":memory:" {
+		return nil
+	}
+	var out []string
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if st, err := os.Stat(s.where + suffix); err == nil && st.Mode().Perm()&0o007 != 0 {
+			out = append(out, s.where+suffix)
+		}
+	}
+	return out
+}
+
 func (s *Store) String() string { return string(s.dialect) + ":" + s.where }
 
 // q rewrites ? placeholders as $n for Postgres.
