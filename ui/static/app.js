@@ -221,6 +221,14 @@
       return;
     }
     const res = await fetch(body.dataset.prefix + "session", { method: "POST", headers: { "unstructured-api-key": k } });
+    if (res.status === 429) {
+      // The server stops checking keys from an address that sent too many wrong ones.
+      const wait = res.headers.get("Retry-After") || "60";
+      errEl.textContent = "Too many wrong keys from this address: wait " + wait + " seconds, then try again.";
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return;
+    }
     if (!res.ok) {
       errEl.textContent = "This key is not accepted by the server.";
       input.setAttribute("aria-invalid", "true");
