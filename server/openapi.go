@@ -87,6 +87,7 @@ func openAPIDocument(extensions ...func(paths map[string]any, c openapi.Componen
 			},
 			"400": detailSchema("Unsupported file type or bad parameter value"),
 			"401": detailSchema("Missing or invalid API key"),
+			"429": detailSchema("Too many invalid API keys from this address; retry after the Retry-After delay"),
 			"405": detailSchema("Only POST requests are supported"),
 			"406": detailSchema("Several files with an Accept header that allows no answer"),
 			"413": detailSchema("Request body (or decompressed file) larger than the server's limit"),

@@ -162,6 +162,7 @@ func OpenAPI(paths map[string]any, c openapi.Components) {
 		responses := map[string]any{
 			strconv.Itoa(rt.Status): ok,
 			"401":                   map[string]any{"description": "Missing or invalid API key", "content": map[string]any{"application/json": map[string]any{"schema": errorRef}}},
+			"429":                   map[string]any{"description": "Too many invalid API keys from this address; retry after the Retry-After delay", "content": map[string]any{"application/json": map[string]any{"schema": errorRef}}},
 		}
 		if rt.Method == "DELETE" && rt.Tag != "workflows" {
 			responses["409"] = map[string]any{"description": "The connector is used by a workflow", "content": map[string]any{"application/json": map[string]any{"schema": errorRef}}}
