@@ -863,6 +863,11 @@ func joinLines(parts []string) string { return strings.Join(parts, " ") }
 
 var captionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.|chart|exhibit|plate)\s*[0-9IVX]+[.:]?`)
 
+// numberedCaptionRE is captionRE's figures and tables with their number whole (a roman
+// numeral must end a word). Not exhibits: a filing's "Exhibit 31.2" at the top of each of its
+// pages names a document, as a running head does.
+var numberedCaptionRE = regexp.MustCompile(`^(?i)(figure|fig\.|table|tab\.|chart|plate)\s*([0-9]+|[ivx]+\b)`)
+
 var pageNumberRE = regexp.MustCompile(`^(?i)(page\s*)?[0-9]{1,4}(\s*(of|/)\s*[0-9]{1,4})?$|^[-–—]\s*[0-9]{1,4}(\s*[-–—])?$|^(?i)[ivxlc]{1,6}$`)
 
 var digitsRE = regexp.MustCompile(`[0-9]+`)
@@ -908,7 +913,10 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64) (element.Type, *ru
 	// at the same distance from the page edge. Not so at the top, where the second line under
 	// a running head is the page's own (a statement's "(In millions)", "Proof:") and comes
 	// back as often.
-	if short && (first || last || margin || cy > 0.9*H) {
+	// A numbered caption ("TABLE 2.1 A", "Figure 3") on a page's first or last line is the
+	// caption of what lies under or over it, not a running head, though the next pages set
+	// their captions where it is, numbered alike.
+	if short && (first || last || margin || cy > 0.9*H) && !numberedCaptionRE.MatchString(strings.TrimSpace(text)) {
 		c = &runCand{key: runKey(text, size), first: first, last: last, upper: cy < 0.5*H, size: size, b: r.b,
 			canRepeat: letters(cidRE.ReplaceAllString(text, "")) >= 2 && (cy < 0.2*H || cy > 0.8*H || size < 1.15*body)}
 		if !first && !last && !margin {

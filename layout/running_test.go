@@ -191,3 +191,23 @@ func TestRunKey(t *testing.T) {
 		}
 	}
 }
+
+// A numbered table caption on the first line of several pages ("TABLE 2.1 A", "TABLE 2.2 A":
+// alike once numbers are keyed out) is each table's caption, not a running head; the running
+// foot beside it stays a Footer.
+func TestCaptionAtTopOfPagesIsNoRunningHead(t *testing.T) {
+	var pages []string
+	for i := 1; i <= 3; i++ {
+		pages = append(pages, pdftest.Text("F1", 9, 72, 760, fmt.Sprintf("TABLE 2.%d A", i))+body(i)+
+			pdftest.Text("F1", 9, 72, 40, "ACME Annual Report 2024"))
+	}
+	els := layoutBytes(t, docOf(pages...).Bytes())
+	for i := 1; i <= 3; i++ {
+		if got := typesOf(els, fmt.Sprintf("TABLE 2.%d A", i))[i]; got != element.FigureCaption {
+			t.Errorf("page %d: caption is %q, want FigureCaption", i, got)
+		}
+		if got := typesOf(els, "ACME Annual Report 2024")[i]; got != element.Footer {
+			t.Errorf("page %d: foot is %q, want Footer", i, got)
+		}
+	}
+}
