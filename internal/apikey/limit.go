@@ -48,7 +48,7 @@ type LimiterConfig struct {
 	Failures int           // refused keys allowed per Window (0: 10; negative: no limit)
 	Window   time.Duration // default 1 minute
 	CoolDown time.Duration // default 1 minute
-	MaxAddrs int           // addresses remembered (default 10000, about 1.5 MB)
+	MaxAddrs int           // addresses remembered (default 10000, about 2 MB)
 	Now      func() time.Time
 }
 
