@@ -98,3 +98,27 @@ func TestHugeFormBBoxIsNotAFooter(t *testing.T) {
 		}
 	}
 }
+
+// A page whose text is in a font without widths gives nothing, as pdfminer and the reference
+// do, but is named in a warning, never a silent empty page.
+func TestWidthlessTextWarned(t *testing.T) {
+	f := pdftest.FirstExtra(2)
+	res := fmt.Sprintf("<< /Font << /F1 %d 0 R /F2 %d 0 R >> >>", f, f+1)
+	doc := pdftest.Doc{
+		Pages: []pdftest.Page{
+			{Content: pdftest.Text("F1", 11, 72, 700, "Readable in Helvetica"), Resources: res},
+			{Content: pdftest.Text("F2", 11, 72, 700, "Drawn in a bare CMMI10"), Resources: res},
+		},
+		Extra: []string{pdftest.Helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /CMMI10 >>"},
+	}
+	els, logs, err := run(t, doc.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cct(els); got != "Readable in Helvetica" {
+		t.Errorf("text %q, want page 1's only (pdfminer finds no text box on page 2)", got)
+	}
+	if n := strings.Count(logs, "level=WARN"); n != 1 || !strings.Contains(logs, "pages=2") {
+		t.Errorf("%d warnings, want one naming page 2:\n%s", n, logs)
+	}
+}

@@ -148,7 +148,7 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 	params := Params(opts)
 	// A damaged document keeps what it can; what was lost is said once, at the end, and a
 	// document of which nothing could be read is an error, never an empty success.
-	var skipped, damaged []int
+	var skipped, damaged, textless []int
 	var firstErr error
 	emitted := 0
 	for n := 1; n <= d.NumPages(); n++ {
@@ -172,6 +172,12 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 				}
 			}
 			els := PageElements(page, opts.Bool(contract.KeyCoordinates, false))
+			if len(els) == 0 && page.HasText() {
+				// Text pdfminer lays out into nothing (glyphs of a font without widths are
+				// zero-width lines it sets aside): the reference gives nothing here either, so
+				// fast does too, but says so.
+				textless = append(textless, n)
+			}
 			d.Recycle(page)
 			log.Debug("fast: page done", "page", n, "of", d.NumPages(), "elements", len(els))
 			contract.ReportProgress(ctx, n, d.NumPages(), contract.StrategyFast)
@@ -192,6 +198,10 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 		return &contract.Error{Kind: contract.KindUnprocessable,
 			Msg: fmt.Sprintf("%sno page could be read (%d of %d unreadable: %v)", msgInvalid, len(skipped), d.NumPages(), firstErr),
 			Err: firstErr}
+	}
+	if len(textless) > 0 {
+		log.Warn("fast: pages draw text that pdfminer's layout yields no text from (fonts without widths?), as the reference; hi_res or auto read it",
+			"pages", pageList(textless))
 	}
 	if len(skipped)+len(damaged) > 0 {
 		log.Warn("fast: PDF partly damaged, kept what could be read",
