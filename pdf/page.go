@@ -49,17 +49,42 @@ type Page struct {
 	Warnings []error
 }
 
-// HasText reports whether the page has any visible, decodable text.
+// HasText reports whether the page has any visible, decodable text that can be laid out: a
+// glyph of zero width or height (a font without widths, as pdfminer reads it, or text squeezed
+// by 0 Tz) makes only an empty line, which pdfminer sets aside, so it does not count — such a
+// page is routed as one without a text layer (to OCR), never laid out empty.
 func (p *Page) HasText() bool {
 	for i := range p.Glyphs {
-		g := &p.Glyphs[i]
-		if !g.Invisible && strings.TrimSpace(g.Text) != "" && !strings.HasPrefix(g.Text, "(cid:") {
+		if textGlyph(&p.Glyphs[i], false) {
 			return true
 		}
 	}
 	for _, f := range p.Figures {
 		for _, it := range f.Items {
-			if it.Glyph != nil && !it.Glyph.Invisible && strings.TrimSpace(it.Glyph.Text) != "" {
+			if it.Glyph != nil && textGlyph(it.Glyph, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textGlyph is a glyph HasText counts: visible, with text — mapped, at page level — and a box.
+func textGlyph(g *Glyph, inFigure bool) bool {
+	return !g.Invisible && g.X1 > g.X0 && g.Y1 > g.Y0 && strings.TrimSpace(g.Text) != "" &&
+		(inFigure || !strings.HasPrefix(g.Text, "(cid:"))
+}
+
+// DrawsText reports whether the page draws any visible glyph with text, laid out or not.
+func (p *Page) DrawsText() bool {
+	for i := range p.Glyphs {
+		if g := &p.Glyphs[i]; !g.Invisible && strings.TrimSpace(g.Text) != "" {
+			return true
+		}
+	}
+	for _, f := range p.Figures {
+		for _, it := range f.Items {
+			if g := it.Glyph; g != nil && !g.Invisible && strings.TrimSpace(g.Text) != "" {
 				return true
 			}
 		}
@@ -153,7 +178,7 @@ func (pr pageRef) ctm() matrix {
 const maxProbeBytes = 64 << 20
 
 // PageHasText reports what Page(ctx, n, …).HasText() reports — whether page n shows a visible,
-// mapped glyph — without keeping glyphs, geometry or boxes: the run stops at the first such
+// mapped glyph with a box — without keeping glyphs, geometry or boxes: the run stops at the first such
 // glyph and counts none, and reads at most maxProbeBytes of the page's content. It is the
 // text-layer probe a router makes before choosing a strategy, in whatever process it runs: a
 // page of millions of glyphs costs it nothing.
@@ -172,9 +197,7 @@ func (d *Document) PageHasText(ctx context.Context, n int) (has bool, err error)
 		return false, fmt.Errorf("pdf: page %d: %w", n, err)
 	}
 	in := &interp{ctx: ctx, doc: d, noGeom: true}
-	in.probe = func(g Glyph, inFigure bool) bool {
-		return !g.Invisible && strings.TrimSpace(g.Text) != "" && (inFigure || !strings.HasPrefix(g.Text, "(cid:"))
-	}
+	in.probe = func(g Glyph, inFigure bool) bool { return textGlyph(&g, inFigure) }
 	in.path.reset()
 	in.run(data, pr.resources, pr.ctm(), graphics{paint: paint{lineWidth: 1}}, 0, nil)
 	if in.stopped {

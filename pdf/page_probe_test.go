@@ -98,6 +98,11 @@ func TestPageHasTextCases(t *testing.T) {
 		{"text", "<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td (words) Tj ET", []string{font}, true},
 		{"text after invisible text", "<< /Font << /F1 5 0 R >> >>", "BT 3 Tr /F1 12 Tf 72 700 Td (hidden) Tj 0 Tr (shown) Tj ET", []string{font}, true},
 		{"text in a form", "<< /XObject << /Fm1 6 0 R >> >>", "/Fm1 Do", []string{font, form}, true},
+		// Glyphs pdfminer gives no width (a bare CMMI10: no /Widths, not a standard font) or
+		// squeezed to nothing make no line of text: not a text layer, so auto OCRs the page.
+		{"font without widths", "<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 72 700 Td (words) Tj ET", []string{"<< /Type /Font /Subtype /Type1 /BaseFont /CMMI10 >>"}, false},
+		{"squeezed by 0 Tz", "<< /Font << /F1 5 0 R >> >>", "BT /F1 12 Tf 0 Tz 72 700 Td (words) Tj ET", []string{font}, false},
+		{"font without widths beside text", "<< /Font << /F1 5 0 R /F2 6 0 R >> >>", "BT /F1 12 Tf 72 700 Td (words) Tj /F2 12 Tf (x) Tj ET", []string{"<< /Type /Font /Subtype /Type1 /BaseFont /CMMI10 >>", font}, true},
 	}
 	for _, c := range cases {
 		data := onePage(c.res, c.content, c.extra...)
@@ -107,7 +112,7 @@ func TestPageHasTextCases(t *testing.T) {
 		}
 		has, err := d.PageHasText(context.Background(), 1)
 		p, perr := d.Page(context.Background(), 1, DefaultLAParams())
-		if err != nil || perr != nil || has != c.want || p.HasText() != c.want {
+		if err != nil || perr != nil || has != c.want || p.HasText() != c.want || p.DrawsText() != (c.want || strings.Contains(c.name, "without widths") || strings.Contains(c.name, "Tz")) {
 			t.Errorf("%s: PageHasText %v %v, Page.HasText %v %v, want %v", c.name, has, err, p.HasText(), perr, c.want)
 		}
 	}

@@ -172,7 +172,7 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 				}
 			}
 			els := PageElements(page, opts.Bool(contract.KeyCoordinates, false))
-			if len(els) == 0 && page.HasText() {
+			if len(els) == 0 && page.DrawsText() {
 				// Text pdfminer lays out into nothing (glyphs of a font without widths are
 				// zero-width lines it sets aside): the reference gives nothing here either, so
 				// fast does too, but says so.
