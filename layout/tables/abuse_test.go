@@ -296,3 +296,23 @@ func TestWordsDrawnTwice(t *testing.T) {
 		t.Errorf("words %q", got)
 	}
 }
+
+// TestManyBlocksAmongManyRules: thousands of two-phrase lines, each a block of its own, on a
+// page of a hundred thousand horizontal rules (each block looks for a ruled head above it):
+// under 2 s.
+func TestManyBlocksAmongManyRules(t *testing.T) {
+	var ws []Word
+	for i := range 3000 {
+		ws = append(ws, row(float64(i)*40, []float64{100, 300}, "Lake", "River")...)
+	}
+	segs := make([]Segment, 0, 100000)
+	for i := range 100000 {
+		y := float64(i) * 1.2
+		segs = append(segs, hseg(y, 90, 400))
+	}
+	start := time.Now()
+	find(t, &Page{Width: 612, Height: 130000, Words: ws, Segments: segs})
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("3,000 blocks among 100,000 rules took %v", el)
+	}
+}

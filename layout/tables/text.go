@@ -227,9 +227,12 @@ func ruledHead(lines []tline, top int, box Rect, hs []hrule) int {
 	spans := func(r hrule) bool {
 		return r.x0 <= box.X0+em && r.x1 >= box.X1-em && r.x1-r.x0 <= box.W()+8*em
 	}
+	// hs is sorted by height (mergeH): only the rules between the two lines are looked at,
+	// so a page of many blocks and many rules stays linear.
 	under := -1
-	for k, r := range hs {
-		if r.y > first.box.Y1-0.2*em && r.y < up.box.Y0+0.2*em && spans(r) {
+	lo := first.box.Y1 - 0.2*em
+	for k := sort.Search(len(hs), func(i int) bool { return hs[i].y > lo }); k < len(hs) && hs[k].y < up.box.Y0+0.2*em; k++ {
+		if spans(hs[k]) {
 			under = k
 		}
 	}
