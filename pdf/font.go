@@ -48,6 +48,7 @@ type font struct {
 	// family the standard-14 font whose metrics fit the base name, for substituteWidth.
 	avgWidth   float64
 	fixedPitch bool
+	embedded   bool // the descriptor holds a font program (FontFile, FontFile2, FontFile3)
 	family     string
 	descent    float64 // glyph units, negative
 	hscale     float64 // glyph units → text space (0.001, or FontMatrix for Type3)
@@ -157,6 +158,7 @@ func (d *Document) buildFont(fd types.Dict) *font {
 		f.avgWidth, _ = d.number(desc["AvgWidth"])
 		flags, _ := d.number(desc["Flags"])
 		f.fixedPitch = int(flags)&1 != 0
+		f.embedded = hasFontProgram(desc)
 	} else if f.core14 != "" {
 		fam := f.core14
 		if i := strings.IndexByte(fam, '-'); i > 0 {
@@ -337,6 +339,7 @@ func (d *Document) buildType0(f *font, fd types.Dict) {
 	}
 	fdesc := d.dict(cf["FontDescriptor"])
 	if fdesc != nil {
+		f.embedded = hasFontProgram(fdesc)
 		f.avgWidth, _ = d.number(fdesc["AvgWidth"])
 		flags, _ := d.number(fdesc["Flags"])
 		f.fixedPitch = int(flags)&1 != 0
@@ -543,7 +546,8 @@ const defaultAdvance = 0.5
 
 // substituteWidth is the advance (text space per unit font size) the layout gives a code the
 // font declares no width for — a simple font without /Widths (a non-embedded CMMI10 or
-// Calibri), /Widths all zero or too short for the code, and no /MissingWidth; a CID font whose
+// Calibri; embedded too, when viewers take the program's widths), and in a font that is not
+// embedded /Widths all zero or too short for the code, and no /MissingWidth; a CID font whose
 // /DW is 0 and /W has no width — where pdfminer's width is 0 and its lines of zero-width glyphs
 // come out empty. In order: the descriptor's /MissingWidth, then its /AvgWidth; the standard-14 metrics of a font
 // whose name is a standard family's (Courier for a fixed-pitch font); half an em. A code the
@@ -575,28 +579,41 @@ func (f *font) substituteWidth(dc decodedCode, text string) float64 {
 func (f *font) widthless(dc decodedCode) bool {
 	if f.cidFont {
 		if _, ok := f.cidW[dc.cid]; ok {
-			return !f.anyCIDWidth()
+			return !f.anyCIDWidth() && !f.embedded
 		}
 		for _, r := range f.cidWRanges {
 			if dc.cid >= r.lo && dc.cid <= r.hi {
-				return !f.anyCIDWidth()
+				return !f.anyCIDWidth() && !f.embedded
 			}
 		}
-		return f.dw == 0
+		return f.dw == 0 && !f.embedded
 	}
 	if !f.hasWidths {
 		return true
 	}
-	i := int(dc.code) - f.firstChar
-	if i < 0 || i >= len(f.widths) {
-		return true
+	// Widths an embedded font's dictionary gives, zero or missing, are the ones viewers draw it
+	// with (a code past the table takes /MissingWidth, 0 by default): zero-advance diagram
+	// glyphs such as XY-pic's arrow tips, codes outside a subset. They are kept.
+	if f.embedded {
+		return false
 	}
+	i := int(dc.code) - f.firstChar
 	for _, w := range f.widths {
 		if w != 0 {
-			return false
+			return i < 0 || i >= len(f.widths)
 		}
 	}
 	return true
+}
+
+// hasFontProgram reports whether a font descriptor embeds the font's program.
+func hasFontProgram(desc types.Dict) bool {
+	for _, k := range []string{"FontFile", "FontFile2", "FontFile3"} {
+		if _, ok := desc.Find(k); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // anyCIDWidth reports whether a CID font's /W gives any glyph a width.

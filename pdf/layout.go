@@ -24,8 +24,9 @@ type LAParams struct {
 	// stays empty and no glyph is marked Clipped. The fast strategy, which does not use it,
 	// saves the work. Not a pdfminer knob.
 	NoGeometry bool
-	// SubstituteWidths gives a code its font declares no advance width for (no /Widths, /Widths
-	// all zero or too short for it, no /MissingWidth; a CID font with /DW 0 and no /W) a
+	// SubstituteWidths gives a code its font declares no advance width for (no /Widths; in a
+	// font not embedded, /Widths all zero or too short for it, no /MissingWidth, or a CID
+	// font's /DW 0 and no /W) a
 	// substitute advance: /MissingWidth, /AvgWidth, the standard-14 metrics of its family, half
 	// an em. pdfminer gives such glyphs no width, and its lines of zero-width glyphs are empty
 	// (no text at all); the layout asks for it, fast does not. Not a pdfminer knob.

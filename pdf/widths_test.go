@@ -26,6 +26,12 @@ func TestSubstituteWidths(t *testing.T) {
 		{"Times family by name", "/BaseFont /TimesNewRomanPSMT", "/Flags 32", 6.11},
 		{"Arial bold by name", "/BaseFont /ABCDEF+Arial-BoldMT", "/Flags 32", 6.11},
 		{"fixed pitch: Courier", "/BaseFont /LetterGothic", "/Flags 33", 6},
+		// An embedded font draws a code past its /Widths with /MissingWidth, 0, and all-zero
+		// widths as zeros (spec, viewers: XY-pic's arrow tips); without /Widths, with its
+		// program's widths, for which a substitute stands in.
+		{"embedded, code past widths", "/BaseFont /ABCDEF+CMR10 /FirstChar 200 /LastChar 201 /Widths [700 700]", "/Flags 32 /AvgWidth 420 /FontFile 9 0 R", 0},
+		{"embedded, widths all zero", "/BaseFont /ABCDEF+XYATIP " + zeros, "/Flags 4 /AvgWidth 420 /FontFile3 9 0 R", 0},
+		{"embedded, no widths", "/BaseFont /ABCDEF+CMMI10", "/Flags 32 /AvgWidth 420 /FontFile 9 0 R", 4.2},
 		// A code the font gives 0 while others have widths is a zero-width glyph, kept.
 		{"explicit zero kept", "/BaseFont /CMR10 /FirstChar 84 /LastChar 85 /Widths [0 500]", "/Flags 32 /AvgWidth 420", 0},
 	} {
