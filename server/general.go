@@ -20,7 +20,6 @@ import (
 	"github.com/quarrydocs/quarry/api/schema"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/internal/apikey"
 )
 
 const (
@@ -56,12 +55,8 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	// The key is checked first, before a slot is taken or a byte of the body read: a client
 	// without a key must not be able to hold slots (slow uploads) from those with one. The
 	// reference checks schema first; here an unauthenticated request learns nothing else.
-	switch out, received := s.keys.Authorize(s.cfg.AuthLimiter, w, r); out {
-	case apikey.TooManyTries:
-		writeDetail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
-		return
-	case apikey.Refused:
-		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
+	if status, msg := s.keys.Deny(s.cfg.AuthLimiter, w, r); status != 0 {
+		writeDetail(w, status, msg)
 		return
 	}
 

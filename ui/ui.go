@@ -231,12 +231,8 @@ func (h *Handler) handleSession(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	switch out, received := h.keys.Authorize(h.cfg.AuthLimiter, w, r); out {
-	case apikey.TooManyTries:
-		writeDetail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
-		return
-	case apikey.Refused:
-		writeDetail(w, http.StatusUnauthorized, apikey.Refusal(received))
+	if status, msg := h.keys.Deny(h.cfg.AuthLimiter, w, r); status != 0 {
+		writeDetail(w, status, msg)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

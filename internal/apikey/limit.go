@@ -178,5 +178,17 @@ func (k Keys) Authorize(l *Limiter, w http.ResponseWriter, r *http.Request) (out
 	return Refused, received
 }
 
+// Deny is Authorize as an answer: the status to refuse the request with (0: it may go on) and
+// the detail, which each caller writes in its own body shape.
+func (k Keys) Deny(l *Limiter, w http.ResponseWriter, r *http.Request) (status int, detail string) {
+	switch out, received := k.Authorize(l, w, r); out {
+	case TooManyTries:
+		return http.StatusTooManyRequests, TooManyDetail
+	case Refused:
+		return http.StatusUnauthorized, Refusal(received)
+	}
+	return 0, ""
+}
+
 // TooManyDetail is the 429 detail for TooManyTries.
 const TooManyDetail = "Too many requests with an invalid API key from this address; retry later"

@@ -105,12 +105,8 @@ func New(cfg Config) *API {
 
 // ServeHTTP checks the API key, then routes.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch out, received := a.keys.Authorize(a.authLimit, w, r); out {
-	case apikey.TooManyTries:
-		detail(w, http.StatusTooManyRequests, apikey.TooManyDetail)
-		return
-	case apikey.Refused:
-		detail(w, http.StatusUnauthorized, apikey.Refusal(received))
+	if status, msg := a.keys.Deny(a.authLimit, w, r); status != 0 {
+		detail(w, status, msg)
 		return
 	}
 	if err := a.csrf.Check(r); err != nil {
