@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"log/slog"
@@ -350,5 +352,40 @@ func TestAttackKeyGuessingIsThrottled(t *testing.T) {
 	}
 	if rec := send("198.51.100.20:5000", "k1"); rec.Code != 200 {
 		t.Fatalf("a valid key from another address: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The docs page keeps the API key in the browser (localStorage): its CSP lets only its own
+// script file and its one inline style block (by hash) run, so markup reaching the page by any
+// means — a crafted Host header, an answer shown — cannot run script or load another origin's.
+// Before: the CSP was "frame-ancestors 'none'" alone.
+func TestAttackDocsPageRunsOnlyItsOwnScript(t *testing.T) {
+	srv := New(Config{InProcess: true})
+	req := httptest.NewRequest("GET", "/docs", nil)
+	req.Host = `x"><script>alert(1)</script>`
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != 200 || strings.Contains(body, "<script>alert") {
+		t.Fatalf("%d, hostile Host reflected unescaped: %v", rec.Code, strings.Contains(body, "<script>alert"))
+	}
+	csp := rec.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("CSP %q allows inline code", csp)
+	}
+	// The hash must be the served style block's, or browsers drop the page's styling.
+	_, rest, _ := strings.Cut(body, "<style>")
+	css, _, ok := strings.Cut(rest, "</style>")
+	sum := sha256.Sum256([]byte(css))
+	if want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !ok || !strings.Contains(csp, want) {
+		t.Errorf("CSP %q lacks the served style block's hash %q", csp, want)
+	}
+	if n := strings.Count(body, "<script"); n != 1 || !strings.Contains(body, `<script src="/docs.js"></script>`) {
+		t.Errorf("docs page has %d script elements; only /docs.js is allowed to run", n)
 	}
 }

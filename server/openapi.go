@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"html/template"
 	"net/http"
 	"strings"
@@ -191,6 +193,20 @@ var docsHTML string
 var docsJS []byte
 
 var docsTemplate = template.Must(template.New("docs").Parse(docsHTML))
+
+// docsCSP lets the docs page run only its own script and its one inline style block (by hash):
+// the page keeps the API key in the browser, so a script slipped into it by any means (an
+// answer shown, a crafted Host) must not run.
+var docsCSP = func() string {
+	_, rest, ok1 := strings.Cut(docsHTML, "<style>")
+	css, _, ok2 := strings.Cut(rest, "</style>")
+	if !ok1 || !ok2 {
+		panic("server: docs.html has no <style> block")
+	}
+	sum := sha256.Sum256([]byte(css))
+	return "default-src 'self'; script-src 'self'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
+		"'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}()
 
 type docsRow struct{ Name, Type, Default, Help string }
 

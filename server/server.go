@@ -210,8 +210,8 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	// The page's forms send requests with the key typed into them: no other site may frame it
-	// (clickjacking).
-	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	// (clickjacking), and nothing but its own script may run in it.
+	w.Header().Set("Content-Security-Policy", docsCSP)
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Write(s.docsPage(r))
 }
