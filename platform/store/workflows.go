@@ -109,6 +109,8 @@ type WorkflowFilter struct {
 	Page, PageSize                        int
 }
 
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // ListWorkflows lists workflows matching f.
 func (s *Store) ListWorkflows(ctx context.Context, f WorkflowFilter) ([]*Workflow, error) {
 	var where []string
@@ -124,7 +126,8 @@ func (s *Store) ListWorkflows(ctx context.Context, f WorkflowFilter) ([]*Workflo
 		add("status = ?", f.Status)
 	}
 	if f.Name != "" {
-		add("LOWER(name) LIKE ?", "%"+strings.ToLower(f.Name)+"%")
+		// "name contains": the caller's %, _ and \ are characters, not LIKE patterns.
+		add(`LOWER(name) LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(f.Name))+"%")
 	}
 	if f.CreatedSince != nil {
 		add("created_at >= ?", ts(*f.CreatedSince))
