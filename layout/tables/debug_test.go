@@ -72,6 +72,9 @@ func TestScanPDFs(t *testing.T) {
 			}
 			for i, tb := range ts {
 				fmt.Printf("== %s p%d #%d %v %dx%d box %.0f,%.0f,%.0f,%.0f\n", filepath.Base(f), n, i, tb.Kind, tb.Rows, tb.Cols, tb.Box.X0, tb.Box.Y0, tb.Box.X1, tb.Box.Y1)
+				if os.Getenv("TABLES_HTML") != "" {
+					fmt.Println(tb.HTML())
+				}
 				for r, row := range tb.Grid() {
 					if r >= 4 {
 						break

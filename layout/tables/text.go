@@ -417,7 +417,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		}
 		return false
 	}
-	lineSpans := func(l tline) bool {
+	phraseSpans := func(l tline) bool {
 		for _, p := range l.phrases {
 			a, _ := wordCols(l.words[p[0]])
 			_, b := wordCols(l.words[p[1]-1])
@@ -448,6 +448,15 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	if firstBody == len(block) {
 		firstBody = 1
+	}
+	groups := groupHeads(block, firstBody, ws, hs, wordCols, bb)
+	lineSpans := func(l tline) bool {
+		for _, p := range l.phrases {
+			if _, ok := groups[l.words[p[0]]]; ok {
+				return true
+			}
+		}
+		return phraseSpans(l)
 	}
 	for k, l := range block {
 		ln := lineNumeric(l)
@@ -502,6 +511,10 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 		for _, k := range row.lines {
 			l := block[k]
 			for _, p := range l.phrases {
+				if g, ok := groups[l.words[p[0]]]; ok {
+					parts = append(parts, part{g[0], g[1], append([]int(nil), l.words[p[0]:p[1]]...)})
+					continue
+				}
 				// Words of a phrase in one cell unless the phrase's words fall in separate
 				// columns, each wholly inside one.
 				var cur *part
@@ -586,6 +599,125 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	t.Words = words
 	return t, true, nil
+}
+
+// groupHeads finds the group labels of a head of two or more levels: a phrase of a head line
+// that is one cell over several columns of the line below it. It returns, by the phrase's first
+// word, the first and last column it spans. The evidence, strongest first:
+//   - a partial rule (booktabs' \cmidrule) between the phrase and the line below, under the
+//     phrase, not across the block: the phrase spans the columns of the labels under the rule;
+//   - no rule: a phrase set with word spaces (gaps under half an em), centred (within half
+//     an em) over two or more columns that each hold one label on the line below, not sticking
+//     out of them by more than an em, with fewer words than those columns. Labels set closer
+//     than a gutter ("Top-1 Top-5 Top-20", a word over each column) have as many words as
+//     columns and stay separate cells, as do two labels over their own columns ("Sim Loss").
+//
+// Of several centred spans the widest is taken, bounded by the line's other phrases.
+func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols func(int) (int, int), box Rect) map[int][2]int {
+	out := map[int][2]int{}
+	for k := 0; k < firstBody && k+1 < len(block); k++ {
+		l, below := block[k], block[k+1]
+		// The labels of the line below, by column; a column with a label spanning into
+		// another holds no single label.
+		type lab struct {
+			x0, x1 float64
+			ok     bool
+		}
+		labs := map[int]*lab{}
+		for _, w := range below.words {
+			c0, c1 := wordCols(w)
+			for c := c0; c <= c1; c++ {
+				b := labs[c]
+				if b == nil {
+					b = &lab{x0: ws[w].Box.X0, x1: ws[w].Box.X1, ok: true}
+					labs[c] = b
+				}
+				b.x0, b.x1 = minf(b.x0, ws[w].Box.X0), maxf(b.x1, ws[w].Box.X1)
+				b.ok = b.ok && c0 == c1
+			}
+		}
+		has := func(c int) bool { b := labs[c]; return b != nil && b.ok }
+		var cols []int
+		for c := range labs {
+			if has(c) {
+				cols = append(cols, c)
+			}
+		}
+		sort.Ints(cols)
+		for pi, p := range l.phrases {
+			pw := l.words[p[0]:p[1]]
+			size := ws[pw[0]].Size
+			px0, px1 := ws[pw[0]].Box.X0, ws[pw[len(pw)-1]].Box.X1
+			spaced := true
+			for i := 1; i < len(pw); i++ {
+				if ws[pw[i]].Box.X0-ws[pw[i-1]].Box.X1 >= 0.5*size {
+					spaced = false
+				}
+			}
+			if !spaced || len(cols) < 2 {
+				continue
+			}
+			// Neighbouring phrases of the line bound the span.
+			lo, hi := math.Inf(-1), math.Inf(1)
+			if pi > 0 {
+				lo = ws[l.words[l.phrases[pi-1][1]-1]].Box.X1
+			}
+			if pi+1 < len(l.phrases) {
+				hi = ws[l.words[l.phrases[pi+1][0]]].Box.X0
+			}
+			// A partial rule under the phrase.
+			ruled := false
+			for _, r := range hs {
+				if r.y > l.box.Y0+0.3*size || r.y < below.box.Y1-0.3*size || r.x1-r.x0 >= 0.9*box.W() {
+					continue
+				}
+				if pc := (px0 + px1) / 2; pc < r.x0 || pc > r.x1 || r.x1-r.x0 < px1-px0-size {
+					continue
+				}
+				a, b := -1, -1
+				for _, c := range cols {
+					if m := (labs[c].x0 + labs[c].x1) / 2; m >= r.x0-0.5*size && m <= r.x1+0.5*size {
+						if a < 0 {
+							a = c
+						}
+						b = c
+					}
+				}
+				if a >= 0 && b > a {
+					out[pw[0]] = [2]int{a, b}
+					ruled = true
+					break
+				}
+			}
+			if ruled {
+				continue
+			}
+			pc := (px0 + px1) / 2
+			best := [2]int{-1, -1}
+			for i, a := range cols {
+				for j := i + 1; j < len(cols); j++ {
+					b := cols[j]
+					if b-a != j-i {
+						break // a column without a label inside the span
+					}
+					x0, x1 := labs[a].x0, labs[b].x1
+					if x0 <= lo || x1 >= hi || len(pw) >= b-a+1 {
+						continue
+					}
+					if math.Abs(pc-(x0+x1)/2) > 0.5*size || px0 < x0-size || px1 > x1+size {
+						continue
+					}
+					if best[0] < 0 || b-a > best[1]-best[0] {
+						best = [2]int{a, b}
+					}
+				}
+			}
+			if best[0] >= 0 {
+				out[pw[0]] = best
+			}
+		}
+	}
+	return out
 }
 
 // proseColumn returns the first or last column of a block when it is running text, else -1:
