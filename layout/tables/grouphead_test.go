@@ -54,7 +54,7 @@ func TestCentredGroupHeads(t *testing.T) {
 	ws = append(ws, row(688, groupCols, "", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ")...)
 	ws = append(ws, groupBody(688)...)
 	h := headOf(t, &Page{Words: ws})
-	want := `<thead><tr><th>Model</th><th colspan="3">Exact Match</th><th colspan="3">Top-100</th></tr><tr><th></th><th>NQ</th><th>TQA</th><th>WQ</th><th>NQ</th><th>TQA</th><th>WQ</th></tr></thead>`
+	want := `<thead><tr><th rowspan="2">Model</th><th colspan="3">Exact Match</th><th colspan="3">Top-100</th></tr><tr><th>NQ</th><th>TQA</th><th>WQ</th><th>NQ</th><th>TQA</th><th>WQ</th></tr></thead>`
 	if !strings.Contains(h, want) {
 		t.Errorf("head:\n%s\nwant\n%s", h, want)
 	}
@@ -79,7 +79,7 @@ func TestRuledGroupHeads(t *testing.T) {
 		return &Page{Words: ws, Segments: segs}
 	}
 	h := headOf(t, page(true))
-	want := `<th>Model</th><th colspan="3">Accuracy (%)</th><th colspan="3">Speed</th></tr><tr><th></th><th>NQ</th>`
+	want := `<th rowspan="2">Model</th><th colspan="3">Accuracy (%)</th><th colspan="3">Speed</th></tr><tr><th>NQ</th>`
 	if !strings.Contains(h, want) {
 		t.Errorf("head:\n%s\nwant\n%s", h, want)
 	}

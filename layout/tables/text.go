@@ -502,6 +502,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	ncol := len(colsIv)
 	var cells []gcell
 	var words []int
+	grouped := make([]bool, len(rows))
 	for r, row := range rows {
 		type part struct {
 			c0, c1 int
@@ -512,6 +513,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			l := block[k]
 			for _, p := range l.phrases {
 				if g, ok := groups[l.words[p[0]]]; ok {
+					grouped[r] = true
 					parts = append(parts, part{g[0], g[1], append([]int(nil), l.words[p[0]:p[1]]...)})
 					continue
 				}
@@ -554,6 +556,11 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 			cells = append(cells, gcell{r0: r, r1: r + 1, c0: c, c1: c + 1})
 		}
 	}
+	header := make([]bool, len(rows))
+	for r := range rows {
+		header[r] = rows[r].header
+	}
+	cells = spanHeadRows(cells, header, grouped)
 	t, ok := build(cells, len(rows), ncol, ws, Borderless, nil, nil)
 	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) || formula(t) {
 		return Table{}, false, nil
@@ -599,6 +606,53 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	}
 	t.Words = words
 	return t, true, nil
+}
+
+// spanHeadRows gives a label of a head row holding group labels (grouped) the head row below it
+// too where that row is empty under it: "Model" or "Sim" beside a group label over the column
+// labels are one cell over both levels (rowspan 2), as the reference writes such heads.
+func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
+	for r := 0; r+1 < len(header); r++ {
+		if !grouped[r] || !header[r+1] {
+			continue
+		}
+		below := map[int]int{} // column → its empty one-column cell in row r+1
+		for i, c := range cells {
+			if c.r0 == r+1 && c.r1 == r+2 && c.c1-c.c0 == 1 && len(c.words) == 0 {
+				below[c.c0] = i
+			}
+		}
+		drop := map[int]bool{}
+		for i, c := range cells {
+			if c.r0 != r || c.r1 != r+1 || len(c.words) == 0 {
+				continue
+			}
+			var under []int
+			for k := c.c0; k < c.c1; k++ {
+				j, ok := below[k]
+				if !ok {
+					under = nil
+					break
+				}
+				under = append(under, j)
+			}
+			if under == nil {
+				continue
+			}
+			cells[i].r1 = r + 2
+			for _, j := range under {
+				drop[j] = true
+			}
+		}
+		kept := cells[:0]
+		for i, c := range cells {
+			if !drop[i] {
+				kept = append(kept, c)
+			}
+		}
+		cells = kept
+	}
+	return cells
 }
 
 // groupHeads finds the group labels of a head of two or more levels: a phrase of a head line
