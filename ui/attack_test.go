@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +142,33 @@ func TestAttackSessionKeyGuessingIsThrottled(t *testing.T) {
 	}
 	if code := send("198.51.100.20:1", "secret"); code != 200 {
 		t.Fatalf("a valid key from another address: %d", code)
+	}
+}
+
+// Every UI page runs only its own script files (no inline code, nothing from another origin)
+// and submits no form natively: the pages handle the API key, and default-src does not cover
+// form-action. Before: no form-action, so a native submission of the key form (Enter before
+// app.js ran) or a form added by markup could send the key to any URL.
+func TestAttackUIPagesStrictCSP(t *testing.T) {
+	h := New(Config{})
+	for _, pg := range pages {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/ui/"+pg.Path, nil))
+		csp := rec.Header().Get("Content-Security-Policy")
+		if rec.Code != http.StatusOK {
+			t.Errorf("/ui/%s: %d", pg.Path, rec.Code)
+			continue
+		}
+		for _, want := range []string{"default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("/ui/%s: CSP %q lacks %q", pg.Path, csp, want)
+			}
+		}
+		if strings.Contains(csp, "unsafe-") {
+			t.Errorf("/ui/%s: CSP %q allows inline or eval'd code", pg.Path, csp)
+		}
+		if body := rec.Body.String(); strings.Contains(body, "<script>") || strings.Contains(body, " style=") || strings.Contains(body, " onclick=") {
+			t.Errorf("/ui/%s has inline script or style the CSP would block", pg.Path)
+		}
 	}
 }

@@ -218,8 +218,10 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
-		// The UI loads only its own assets and talks only to its own origin.
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		// The UI loads only its own assets and talks only to its own origin. Its forms are sent by
+		// script only: form-action 'none' keeps a native submission (the key form before app.js
+		// runs, a form markup could add) from putting the key in a URL or sending it elsewhere.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		w.Write(buf.Bytes())
 	}
 }
