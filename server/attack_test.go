@@ -389,3 +389,31 @@ func TestAttackDocsPageRunsOnlyItsOwnScript(t *testing.T) {
 		t.Errorf("docs page has %d script elements; only /docs.js is allowed to run", n)
 	}
 }
+
+// Log lines cannot be forged: a URL path decoding to CR/LF (the request value the access log
+// records verbatim) stays inside its quoted field, one record a line, with the text handler
+// `quarry serve` uses by default and the JSON one alike.
+func TestAttackNoLogLineInjection(t *testing.T) {
+	for name, mk := range map[string]func(io.Writer) slog.Handler{
+		"text": func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) },
+		"json": func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) },
+	} {
+		var logs bytes.Buffer
+		srv := New(Config{InProcess: true, Logger: slog.New(mk(&logs))})
+		for _, path := range []string{"/x%0d%0atime=2026-01-01T00:00:00Z%20level=ERROR%20msg=forged%0a", "/general/v0/general%0alevel=ERROR%20msg=forged"} {
+			srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", path, nil))
+		}
+		if n := strings.Count(logs.String(), "msg=forged"); n != 2 {
+			t.Errorf("%s: the hostile paths reached the log %d times, want 2:\n%s", name, n, logs.String())
+		}
+		lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
+		if len(lines) != 2 {
+			t.Errorf("%s: 2 requests wrote %d log lines:\n%s", name, len(lines), logs.String())
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, "time=2026-01-01") || strings.HasPrefix(l, "level=") || strings.HasPrefix(l, "{") != (name == "json") {
+				t.Errorf("%s: forged log line %q", name, l)
+			}
+		}
+	}
+}
