@@ -105,6 +105,9 @@ func New(cfg Config) *API {
 
 // ServeHTTP checks the API key, then routes.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Answers carry document text (outputs, file errors): no browser may sniff them into HTML,
+	// whatever serves this handler.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	if status, msg := a.keys.Deny(a.authLimit, w, r); status != 0 {
 		detail(w, status, msg)
 		return
@@ -129,7 +132,6 @@ func (m *methodWriter) WriteHeader(code int) {
 		!strings.HasPrefix(m.Header().Get("Content-Type"), "application/json") {
 		m.swallow = true
 		m.Header().Set("Content-Type", "application/json")
-		m.Header().Del("X-Content-Type-Options")
 		m.ResponseWriter.WriteHeader(code)
 		if code == http.StatusNotFound {
 			m.ResponseWriter.Write([]byte(`{"detail":"Not Found"}`))

@@ -204,3 +204,28 @@ func TestAttackKeyGuessingIsThrottled(t *testing.T) {
 		t.Fatalf("a valid key from another address: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// Job outputs and failed-file errors are document text: whatever serves the platform API (not
+// only quarry serve, whose server adds nosniff), every answer is JSON that no browser may sniff
+// into HTML — 404 and 405 included, which once dropped nosniff. Before: no nosniff on any answer
+// of the handler alone.
+func TestAttackAnswersAreNosniffJSON(t *testing.T) {
+	_, c := open(t, "", t.TempDir())
+	for _, rq := range [][2]string{
+		{"GET", "/api/v1/jobs"},
+		{"GET", "/api/v1/jobs/00000000-0000-0000-0000-000000000000/download?file_id=<script>"},
+		{"GET", "/api/v1/nowhere/<img src=x onerror=alert(1)>"},
+		{"DELETE", "/api/v1/jobs"},
+	} {
+		req, _ := http.NewRequest(rq[0], c.srv.URL+rq[1], nil)
+		req.Header.Set("unstructured-api-key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s %s: %d, Content-Type %q, X-Content-Type-Options %q", rq[0], rq[1], resp.StatusCode, ct, resp.Header.Get("X-Content-Type-Options"))
+		}
+	}
+}
