@@ -178,3 +178,26 @@ func TestRotatedPDFs(t *testing.T) {
 		})
 	}
 }
+
+// TestListsAboveTable reads a PDF LibreOffice made from pandoc's DOCX (testdata/fixtures/
+// listabove.md, gen.sh): numbered and bulleted lists whose markers are set apart by a tab, a
+// heading and a caption, then a table with one rule under its head. The list items are lines
+// of two phrases, as a table's rows are; they are not the table's first rows.
+func TestListsAboveTable(t *testing.T) {
+	data, err := os.ReadFile("testdata/fixtures/listabove.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := pdfTables(t, data)
+	if len(ts) != 1 {
+		t.Fatalf("%d tables, want 1", len(ts))
+	}
+	want := `Item | Q1 | Q2 | Q3 | Q4
+Heating | 1,200 | 800 | 300 | 2,100
+Roof | 0 | 15,400 | 2,000 | 0
+Doors | 450 | 450 | 450 | 450
+Total | 1,650 | 16,650 | 2,750 | 2,550`
+	if got := grid(ts[0]); got != want {
+		t.Errorf("grid\n%s\nwant\n%s", got, want)
+	}
+}

@@ -91,7 +91,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 	}
 	var out []Table
 	for i := 0; i < len(lines); {
-		if len(lines[i].phrases) < 2 {
+		if !tabular(lines[i], ws) {
 			i++
 			continue
 		}
@@ -114,7 +114,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 			if gap > rowGapEm*maxf(body, med) || lines[j].size > 1.2*med {
 				break // a blank space or a heading ends the block
 			}
-			if len(lines[j].phrases) >= 2 {
+			if tabular(lines[j], ws) {
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
@@ -177,6 +177,25 @@ func shortLine(l tline, b Rect, size, textWidth float64) bool {
 		return false // a heading between two tables
 	}
 	return l.box.W() < 0.5*maxf(b.W(), textWidth)
+}
+
+// tabular reports whether a line can start or extend a table block: it has several phrases,
+// and is not a list item, whose marker is set apart from its text by a tab (a word processor's
+// numbered or bulleted list, "1.<tab>The heating system…"): a list of such items just above a
+// table read as its first rows, the heading and caption between them included.
+func tabular(l tline, ws []Word) bool {
+	if len(l.phrases) < 2 {
+		return false
+	}
+	if len(l.phrases) > 2 {
+		return true
+	}
+	mk, text := l.phrases[0], l.phrases[1]
+	if mk[1]-mk[0] != 1 || text[1]-text[0] < 2 || !marker(ws[l.words[mk[0]]].Text) {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(ws[l.words[text[0]]].Text)
+	return !unicode.IsLetter(first)
 }
 
 // wrapsIntoRow reports whether the long single-phrase line j is the first line of a label
