@@ -87,6 +87,9 @@ type tline struct {
 	// mark is set when the line starts with a small raised digit or symbol (an affiliation or
 	// footnote mark): such a line starts an item of its own.
 	mark bool
+	// bullet is set when the line opens with a bullet drawn as a shape (markDrawnBullets): it
+	// starts an item of its own.
+	bullet bool
 }
 
 // region is an element-to-be.
@@ -205,6 +208,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	}
 
 	lines := d.flowLines(p, srcs, taken)
+	markDrawnBullets(lines, &p.Geometry, H)
 	body := d.bodySize(lines)
 	blocks := buildBlocks(joinLabels(lines, H), body)
 	// Text inside a picture becomes the picture's text, when the picture holds little text: a
@@ -805,7 +809,7 @@ func continues(r *region, a, b tline, body float64) bool {
 	if a.bold != b.bold && (len(strings.Fields(a.text)) <= 12 || len(strings.Fields(b.text)) <= 12) {
 		return false // a heading above its paragraph, or a run-in bold lead
 	}
-	if b.mark || numberedItem.MatchString(b.text) {
+	if b.mark || b.bullet || numberedItem.MatchString(b.text) {
 		return false
 	}
 	// A bullet starts an item, unless the line above uses the same character as a separator
@@ -828,7 +832,7 @@ func continues(r *region, a, b tline, body float64) bool {
 		}
 		edge := leftEdge(r)
 		aFlush := math.Abs(a.b.x0-edge) < 0.3*em
-		lead := classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
+		lead := a.bullet || classify.IsBulleted(a.text) || numberedItem.MatchString(a.text)
 		if aFlush && !lead && b.b.x0-edge > 0.8*em && b.b.x0-edge < 6*em && r.b.w() > 15*em {
 			return false
 		}
