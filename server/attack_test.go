@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -414,6 +415,47 @@ func TestAttackNoLogLineInjection(t *testing.T) {
 			if strings.HasPrefix(l, "time=2026-01-01") || strings.HasPrefix(l, "level=") || strings.HasPrefix(l, "{") != (name == "json") {
 				t.Errorf("%s: forged log line %q", name, l)
 			}
+		}
+	}
+}
+
+// text_as_html is rendered as HTML by whoever consumes it (the reference's users, viewers,
+// RAG front ends): whatever markup or markup-looking text a document's table cells hold, it is
+// rebuilt from the cells' text — only table tags, only colspan/rowspan, the text escaped.
+func TestAttackTextAsHTMLIsOnlyTableMarkup(t *testing.T) {
+	srv := New(Config{InProcess: true})
+	docs := []part{
+		file("t.csv", []byte("a,b\n\"<img src=x onerror=alert(1)>\",\"<script>alert(2)</script>\"\n\"<a href='javascript:alert(3)'>x</a>\",\"<svg onload=alert(4)>\"\n"), "text/csv"),
+		file("t.html", []byte(`<table><tr><th><img src=x onerror="alert(1)">H</th><th>&lt;script&gt;alert(2)&lt;/script&gt;</th></tr>`+
+			`<tr><td colspan="2" onclick="alert(3)" style="background:url(javascript:alert(4))"><a href="javascript:alert(5)">l</a><script>alert(6)</script><iframe src="javascript:alert(7)"></iframe><svg onload="alert(8)"></svg></td></tr></table>`), "text/html"),
+		file("t.md", []byte("| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | <script>alert(2)</script> |\n"), "text/markdown"),
+	}
+	tag := regexp.MustCompile(`<(/?)([a-zA-Z0-9]+)([^>]*)>`)
+	attr := regexp.MustCompile(`^(\s+(colspan|rowspan)="\d+")*\s*/?$`)
+	allowed := map[string]bool{"table": true, "thead": true, "tbody": true, "tr": true, "td": true, "th": true, "br": true}
+	for _, doc := range docs {
+		rec := post(t, srv, nil, doc)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", doc.filename, rec.Code, rec.Body)
+		}
+		tables := 0
+		for _, e := range decodeElems(t, rec.Body.Bytes()) {
+			h, _ := e.Metadata["text_as_html"].(string)
+			if h == "" {
+				continue
+			}
+			tables++
+			for _, m := range tag.FindAllStringSubmatch(h, -1) {
+				if !allowed[strings.ToLower(m[2])] || (m[3] != "" && !attr.MatchString(m[3])) {
+					t.Errorf("%s: text_as_html has %q: %s", doc.filename, m[0], h)
+				}
+			}
+			if strings.Contains(h, "alert(") && !strings.Contains(h, "&lt;") {
+				t.Errorf("%s: hostile cell text not escaped: %s", doc.filename, h)
+			}
+		}
+		if tables == 0 {
+			t.Errorf("%s: no table with text_as_html (the test checks nothing)", doc.filename)
 		}
 	}
 }
