@@ -45,16 +45,29 @@ func headOf(t *testing.T, p *Page) string {
 }
 
 func TestCentredGroupHeads(t *testing.T) {
-	// "Exact Match" centred over the first group's labels (150..260), "Top-100" over the
-	// second's (320..430); no rule under them.
-	var ws []Word
-	ws = append(ws, phrase("Model", 72, 700)...)
-	ws = append(ws, centredAt("Exact Match", 205, 700)...)
-	ws = append(ws, centredAt("Top-100", 375, 700)...)
-	ws = append(ws, row(688, groupCols, "", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ")...)
+	// A word centred over the middle one of three labels, overlapping it alone, is the first
+	// line of that label, not a group label.
+	ws := phrase("Model", 72, 700)
+	ws = append(ws, centredAt("Net", 215, 700)...)
+	ws = append(ws, row(688, groupCols, "", "NQ-dev", "TQA-dev", "WQ-dev", "NQ-dev", "TQA-dev", "WQ-dev")...)
+	ws = append(ws, groupBody(688)...)
+	ts := find(t, &Page{Words: ws})
+	if len(ts) != 1 {
+		t.Fatalf("%d tables, want 1", len(ts))
+	}
+	if h := ts[0].HTML(); strings.Contains(h, "colspan") {
+		t.Errorf("a word over one label spanned columns:\n%s", h)
+	}
+
+	// "Exact-Match score" centred over the first group's labels (150..280), "Top-100
+	// accuracy" over the second's (320..450); no rule under them.
+	ws = phrase("Model", 72, 700)
+	ws = append(ws, centredAt("Exact-Match score", 215, 700)...)
+	ws = append(ws, centredAt("Top-100 accuracy", 385, 700)...)
+	ws = append(ws, row(688, groupCols, "", "NQ-dev", "TQA-dev", "WQ-dev", "NQ-dev", "TQA-dev", "WQ-dev")...)
 	ws = append(ws, groupBody(688)...)
 	h := headOf(t, &Page{Words: ws})
-	want := `<thead><tr><th rowspan="2">Model</th><th colspan="3">Exact Match</th><th colspan="3">Top-100</th></tr><tr><th>NQ</th><th>TQA</th><th>WQ</th><th>NQ</th><th>TQA</th><th>WQ</th></tr></thead>`
+	want := `<thead><tr><th rowspan="2">Model</th><th colspan="3">Exact-Match score</th><th colspan="3">Top-100 accuracy</th></tr><tr><th>NQ-dev</th><th>TQA-dev</th><th>WQ-dev</th><th>NQ-dev</th><th>TQA-dev</th><th>WQ-dev</th></tr></thead>`
 	if !strings.Contains(h, want) {
 		t.Errorf("head:\n%s\nwant\n%s", h, want)
 	}

@@ -680,15 +680,20 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 //   - a partial rule (booktabs' \cmidrule) between the phrase and the line below, under the
 //     phrase, not across the block: the phrase spans the columns of the labels under the rule;
 //   - no rule: a phrase set with word spaces (gaps under half an em), centred (within half
-//     an em) over two or more columns that each hold one label on the line below, not sticking
-//     out of them by more than an em, with fewer words than those columns. Labels set closer
-//     than a gutter ("Top-1 Top-5 Top-20", a word over each column) have as many words as
-//     columns and stay separate cells, as do two labels over their own columns ("Sim Loss").
+//     an em) over two or more columns that each hold one label on the line below, reaching
+//     over two of those labels at least (a word over one label is its first line: "File"
+//     over "Number"), not sticking out of them by more than an em, with fewer words than
+//     those columns.
+//
+// The line below must be a head line too, and the stub column is never spanned (a date
+// centred over figures is not one cell with the row label beside them). Labels set closer
+// than a gutter ("Top-1 Top-5 Top-20", a word over each column) have as many words as
+// columns and stay separate cells, as do two labels over their own columns ("Sim Loss").
 //
 // Of several centred spans the widest is taken, bounded by the line's other phrases.
 func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols func(int) (int, int), box Rect) map[int][2]int {
 	out := map[int][2]int{}
-	for k := 0; k < firstBody && k+1 < len(block); k++ {
+	for k := 0; k+1 < firstBody && k+1 < len(block); k++ {
 		l, below := block[k], block[k+1]
 		// The labels of the line below, by column; a column with a label spanning into
 		// another holds no single label.
@@ -717,6 +722,10 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols fu
 			}
 		}
 		sort.Ints(cols)
+		// The first column is the stub: a group label is over columns of figures.
+		if len(cols) > 0 && cols[0] == 0 {
+			cols = cols[1:]
+		}
 		for pi, p := range l.phrases {
 			pw := l.words[p[0]:p[1]]
 			size := ws[pw[0]].Size
@@ -778,6 +787,17 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols fu
 						continue
 					}
 					if math.Abs(pc-(x0+x1)/2) > 0.5*size || px0 < x0-size || px1 > x1+size {
+						continue
+					}
+					// Over the labels of two columns at least: a word over one label only
+					// ("File" over "Number") is the first line of that column's label.
+					over := 0
+					for c := a; c <= b; c++ {
+						if px0 < labs[c].x1 && px1 > labs[c].x0 {
+							over++
+						}
+					}
+					if over < 2 {
 						continue
 					}
 					if best[0] < 0 || b-a > best[1]-best[0] {
