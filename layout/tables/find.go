@@ -130,7 +130,7 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 		return nil, err
 	}
 	boxes := frames(groups, body)
-	for _, t := range textTables(ws, used, hs, body, opt) {
+	for _, t := range textTables(ws, used, hs, vs, body, opt) {
 		if !diagram(t, boxes) {
 			out = append(out, t)
 		}

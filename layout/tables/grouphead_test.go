@@ -127,3 +127,36 @@ func TestCloseLabelsStaySeparate(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupHeadsBetweenColumnRules(t *testing.T) {
+	// Short group labels, each centred over three columns but reaching over the middle label
+	// only: column rules through the head beside them mark them as the groups' labels. Without
+	// the rules such a word is the first line of the label under it.
+	page := func(rules bool) *Page {
+		ws := phrase("Model", 72, 700)
+		ws = append(ws, centredAt("Dev", 205, 700)...)
+		ws = append(ws, centredAt("Test", 375, 700)...)
+		ws = append(ws, row(688, groupCols, "", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ")...)
+		ws = append(ws, groupBody(688)...)
+		var segs []Segment
+		if rules {
+			segs = append(segs, vseg(140, 689, 711), vseg(300, 689, 711))
+		}
+		return &Page{Words: ws, Segments: segs}
+	}
+	ts := find(t, page(true))
+	if len(ts) != 1 {
+		t.Fatalf("%d tables, want 1", len(ts))
+	}
+	want := `<thead><tr><th rowspan="2">Model</th><th colspan="3">Dev</th><th colspan="3">Test</th></tr><tr><th>NQ</th>`
+	if h := ts[0].HTML(); !strings.Contains(h, want) {
+		t.Errorf("head:\n%s\nwant\n%s", h, want)
+	}
+	ts = find(t, page(false))
+	if len(ts) != 1 {
+		t.Fatalf("without rules: %d tables, want 1", len(ts))
+	}
+	if h := ts[0].HTML(); strings.Contains(h, "colspan") {
+		t.Errorf("without rules a word over one label spanned columns:\n%s", h)
+	}
+}

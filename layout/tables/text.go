@@ -58,14 +58,14 @@ func phrasesOf(l line, ws []Word) [][2]int {
 // consecutive lines most of which have several phrases, columns from the vertical gutters
 // those lines share, rows from baselines. Horizontal rules (hs) separate rows and mark the
 // table as partly ruled.
-func textTables(ws []Word, used []bool, hs []hrule, body float64, opt Options) []Table {
+func textTables(ws []Word, used []bool, hs []hrule, vs []vrule, body float64, opt Options) []Table {
 	var idx []int
 	for i := range ws {
 		if !used[i] && ws[i].Dir == 0 {
 			idx = append(idx, i)
 		}
 	}
-	return textTablesIn(idx, ws, used, hs, body, opt, 0)
+	return textTablesIn(idx, ws, used, hs, vs, body, opt, 0)
 }
 
 // maxProseDrops bounds how often a block is searched again without a column of running text.
@@ -74,7 +74,7 @@ const maxProseDrops = 3
 // textTablesIn runs the alignment pass on the words idx. A block whose first or last column is
 // running text (a column of prose beside a table, or two columns of prose) is searched again
 // without that column's words.
-func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, opt Options, depth int) []Table {
+func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, vs []vrule, body float64, opt Options, depth int) []Table {
 	ls := groupLines(idx, ws)
 	lines := make([]tline, len(ls))
 	for i, l := range ls {
@@ -133,7 +133,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 			top--
 		}
 		top = ruledHead(lines, top, box, hs)
-		t, ok, prose := alignedTable(lines[top:last+1], ws, hs, body, opt)
+		t, ok, prose := alignedTable(lines[top:last+1], ws, hs, vs, body, opt)
 		switch {
 		case ok:
 			for _, w := range t.Words {
@@ -153,7 +153,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, body float64, o
 					}
 				}
 			}
-			out = append(out, textTablesIn(rest, ws, used, hs, body, opt, depth+1)...)
+			out = append(out, textTablesIn(rest, ws, used, hs, vs, body, opt, depth+1)...)
 		}
 		i = last + 1
 	}
@@ -313,7 +313,7 @@ func headerLine(l tline, b Rect) bool {
 // alignedTable builds the table of one block of lines, or reports false when the block does
 // not read as a table; then, when its first or last column is running text, it also returns
 // that column's words, for the block to be searched again without them.
-func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Options) (Table, bool, []int) {
+func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64, opt Options) (Table, bool, []int) {
 	minRows, minCols := opt.MinRows, opt.MinCols
 	if minRows <= 0 {
 		minRows = 3
@@ -468,7 +468,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, body float64, opt Option
 	if firstBody == len(block) {
 		firstBody = 1
 	}
-	groups := groupHeads(block, firstBody, ws, hs, wordCols, bb)
+	groups := groupHeads(block, firstBody, ws, hs, vs, wordCols, bb)
 	lineSpans := func(l tline) bool {
 		for _, p := range l.phrases {
 			if _, ok := groups[l.words[p[0]]]; ok {
@@ -682,7 +682,8 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 //   - no rule: a phrase set with word spaces (gaps under half an em), centred (within half
 //     an em) over two or more columns that each hold one label on the line below, reaching
 //     over two of those labels at least (a word over one label is its first line: "File"
-//     over "Number"), not sticking out of them by more than an em, with fewer words than
+//     over "Number"; unless a column rule crosses the line beside it, as between groups),
+//     not sticking out of them by more than an em, with fewer words than
 //     those columns.
 //
 // The line below must be a head line too, and the stub column is never spanned (a date
@@ -691,7 +692,7 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 // columns and stay separate cells, as do two labels over their own columns ("Sim Loss").
 //
 // Of several centred spans the widest is taken, bounded by the line's other phrases.
-func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols func(int) (int, int), box Rect) map[int][2]int {
+func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule, wordCols func(int) (int, int), box Rect) map[int][2]int {
 	out := map[int][2]int{}
 	for k := 0; k+1 < firstBody && k+1 < len(block); k++ {
 		l, below := block[k], block[k+1]
@@ -747,6 +748,20 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols fu
 			if pi+1 < len(l.phrases) {
 				hi = ws[l.words[l.phrases[pi+1][0]]].Box.X0
 			}
+			// A column rule crossing the line beside the phrase bounds the span too, and marks
+			// the phrase as a group's label.
+			ruledSide := false
+			for _, v := range vs {
+				if v.y0 > l.box.Y0+0.2*size || v.y1 < l.box.Y1-0.2*size {
+					continue
+				}
+				if v.x <= px0 && v.x > lo {
+					lo, ruledSide = v.x, true
+				}
+				if v.x >= px1 && v.x < hi {
+					hi, ruledSide = v.x, true
+				}
+			}
 			// A partial rule under the phrase.
 			ruled := false
 			for _, r := range hs {
@@ -797,7 +812,7 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, wordCols fu
 							over++
 						}
 					}
-					if over < 2 {
+					if over < 2 && !ruledSide {
 						continue
 					}
 					if best[0] < 0 || b-a > best[1]-best[0] {
