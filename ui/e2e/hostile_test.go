@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,5 +74,45 @@ func TestPlaygroundHostileDocumentIsText(t *testing.T) {
 	}
 	if txt := b.text(); !strings.Contains(txt, `<img src=x onerror="`+hit+`">Title`) {
 		t.Errorf("the Title's text is not shown as text: %.300q", txt)
+	}
+}
+
+// TestJobsAddressReachesOnlyJobs: the jobs page opens the job named in its address (#ID) and
+// builds API paths from it. A crafted link's "#../sources/ID?" made it GET /api/v1/sources/ID
+// (dot segments resolved by the browser, the rest a query) with the user's key.
+func TestJobsAddressReachesOnlyJobs(t *testing.T) {
+	findChromium(t)
+	var mu sync.Mutex
+	var seen []string
+	mux := http.NewServeMux()
+	mux.Handle("/ui/", ui.New(ui.Config{APIKeys: []string{testKey}}))
+	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "s/") {
+			w.Write([]byte("[]"))
+			return
+		}
+		w.Write([]byte(`{"id":"x","status":"IN_PROGRESS","workflow_name":"w","created_at":"2026-01-01T00:00:00Z"}`))
+	})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	b := newTab(t, ts.URL)
+	b.open("/ui/workflows")
+	b.login()
+	b.open("/ui/jobs#../sources/00000000-0000-0000-0000-000000000001?")
+	b.waitJS("jobs list", `document.querySelector("#jb-table") !== null`, 5*time.Second)
+	time.Sleep(time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range seen {
+		if strings.Contains(s, "00000000-0000-0000-0000-000000000001") {
+			t.Errorf("the jobs page requested %s", s)
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("the jobs page made no API request (the test checks nothing)")
 	}
 }

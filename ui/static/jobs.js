@@ -175,8 +175,10 @@
       $("jb-workflow-filter").hidden = false;
       $("jb-workflow-clear").href = location.pathname;
     }
+    // Only a job ID (a UUID) is taken from the address: a crafted link's "#../sources/ID?" was
+    // spliced into the API paths below as dot segments and a query, reaching other endpoints.
     const hash = location.hash.slice(1);
-    if (hash) openDetail(hash, false);
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(hash)) openDetail(hash, false);
     load();
   });
 })();
