@@ -76,7 +76,7 @@ func TestCentredGroupHeads(t *testing.T) {
 func TestRuledGroupHeads(t *testing.T) {
 	// Group labels set flush left over their columns (not centred), each with a partial rule
 	// under it over exactly its columns, between a top rule and a rule under the head.
-	page := func(cmidrules bool) *Page {
+	page := func(cmidrules bool, under ...Segment) *Page {
 		var ws []Word
 		segs := []Segment{hseg(714, 68, 440)}
 		ws = append(ws, phrase("Model", 72, 700)...)
@@ -85,6 +85,7 @@ func TestRuledGroupHeads(t *testing.T) {
 		if cmidrules {
 			segs = append(segs, hseg(699, 148, 265), hseg(699, 318, 435))
 		}
+		segs = append(segs, under...)
 		ws = append(ws, row(688, groupCols, "", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ")...)
 		segs = append(segs, hseg(686, 68, 440))
 		ws = append(ws, groupBody(688)...)
@@ -95,6 +96,10 @@ func TestRuledGroupHeads(t *testing.T) {
 	want := `<th rowspan="2">Model</th><th colspan="3">Accuracy (%)</th><th colspan="3">Speed</th></tr><tr><th>NQ</th>`
 	if !strings.Contains(h, want) {
 		t.Errorf("head:\n%s\nwant\n%s", h, want)
+	}
+	// One rule under both group labels is neither's own: no label spans the other's columns.
+	if h := headOf(t, page(false, hseg(699, 148, 435))); strings.Contains(h, `colspan="6"`) || strings.Contains(h, `colspan="3">Accuracy`) {
+		t.Errorf("a rule under both labels spanned them:\n%s", h)
 	}
 	// Without the partial rules, labels set flush left are not taken for group labels.
 	if h := headOf(t, page(false)); strings.Contains(h, `colspan="3">Accuracy`) || strings.Contains(h, `colspan="3">Speed`) {

@@ -678,7 +678,8 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 // that is one cell over several columns of the line below it. It returns, by the phrase's first
 // word, the first and last column it spans. The evidence, strongest first:
 //   - a partial rule (booktabs' \cmidrule) between the phrase and the line below, under the
-//     phrase, not across the block: the phrase spans the columns of the labels under the rule;
+//     phrase, not across the block nor under the line's other phrases: the phrase spans the
+//     columns of the labels under the rule;
 //   - no rule: a phrase set with word spaces (gaps under half an em), centred (within half
 //     an em) over two or more columns that each hold one label on the line below, reaching
 //     over two of those labels at least (a word over one label is its first line: "File"
@@ -769,6 +770,10 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 					continue
 				}
 				if pc := (px0 + px1) / 2; pc < r.x0 || pc > r.x1 || r.x1-r.x0 < px1-px0-size {
+					continue
+				}
+				// A rule under the line's other phrases too is no group's own rule.
+				if r.x0 < lo-0.5*size || r.x1 > hi+0.5*size {
 					continue
 				}
 				a, b := -1, -1
