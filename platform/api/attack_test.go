@@ -229,3 +229,28 @@ func TestAttackAnswersAreNosniffJSON(t *testing.T) {
 		}
 	}
 }
+
+// The workflow list's query string reaches SQL only through bound values, a fixed column map
+// and range-checked integers: injection attempts in sort_by, sort_direction, page and page_size
+// are 422 and the largest page allowed is an empty list, on SQLite and PostgreSQL alike.
+func TestAttackWorkflowListQueryParameters(t *testing.T) {
+	eachDB(t, func(t *testing.T, dsn string) {
+		_, c := open(t, dsn, t.TempDir())
+		for _, q := range []string{
+			"sort_by=name%3BDROP%20TABLE%20workflows--",
+			"sort_by=(SELECT%201)",
+			"sort_direction=desc,%20(SELECT%201)",
+			"page=0", "page=-1", "page=1%20OR%201=1", "page_size=0", "page_size=1001", "page_size=1e9", "page=9223372036854775808",
+		} {
+			if code, v := c.do("GET", "/api/v1/workflows?"+q, nil); code != 422 {
+				t.Errorf("%s: %d %v, want 422", q, code, v)
+			}
+		}
+		for _, q := range []string{"page=1073741824&page_size=1000", "name=%27%20OR%201=1--", "name=%25"} {
+			code, v := c.do("GET", "/api/v1/workflows?"+q, nil)
+			if l, ok := v.([]any); code != 200 || !ok || len(l) != 0 {
+				t.Errorf("%s: %d %v, want 200 []", q, code, v)
+			}
+		}
+	})
+}
