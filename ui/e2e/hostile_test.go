@@ -116,3 +116,59 @@ func TestJobsAddressReachesOnlyJobs(t *testing.T) {
 		t.Error("the jobs page made no API request (the test checks nothing)")
 	}
 }
+
+// TestPlatformPagesShowNamesAsText: connector, workflow and job names, connector settings,
+// connection-check reasons and job errors come from any holder of a key (or a remote server);
+// the pages show them as text.
+func TestPlatformPagesShowNamesAsText(t *testing.T) {
+	findChromium(t)
+	const bad = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script><a href="javascript:window.__pwned=1">l</a>`
+	conn := []map[string]any{{"id": "00000000-0000-0000-0000-00000000000a", "name": bad, "type": "local", "config": map[string]any{"path": bad},
+		"created_at": "2026-01-01T00:00:00Z"}}
+	answers := map[string]any{
+		"/api/v1/sources/":      conn,
+		"/api/v1/destinations/": conn,
+		"/api/v1/workflows/": []map[string]any{{"id": "00000000-0000-0000-0000-00000000000b", "name": bad, "source_id": conn[0]["id"],
+			"destination_id": conn[0]["id"], "status": "active", "schedule": bad, "workflow_type": "custom", "workflow_nodes": []any{},
+			"created_at": "2026-01-01T00:00:00Z"}},
+		"/api/v1/jobs/": []map[string]any{{"id": "00000000-0000-0000-0000-00000000000c", "workflow_id": "00000000-0000-0000-0000-00000000000b",
+			"workflow_name": bad, "status": "FAILED", "created_at": "2026-01-01T00:00:00Z"}},
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ui/", ui.New(ui.Config{APIKeys: []string{testKey}}))
+	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		p := r.URL.Path
+		switch {
+		case answers[p] != nil:
+			json.NewEncoder(w).Encode(answers[p])
+		case strings.HasSuffix(p, "/connection-check"):
+			json.NewEncoder(w).Encode(map[string]any{"status": "FAILURE", "reason": bad})
+		case strings.HasSuffix(p, "/failed-files"):
+			json.NewEncoder(w).Encode(map[string]any{"failed_files": []any{map[string]any{"document": bad, "error": bad}}})
+		case strings.HasSuffix(p, "/details"):
+			json.NewEncoder(w).Encode(map[string]any{"processing_status": "FAILED", "message": bad})
+		default:
+			json.NewEncoder(w).Encode(answers["/api/v1/jobs/"].([]map[string]any)[0])
+		}
+	})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	b := newTab(t, ts.URL)
+	b.open("/ui/workflows")
+	b.login()
+	for _, page := range []string{"/ui/sources", "/ui/destinations", "/ui/workflows", "/ui/jobs#00000000-0000-0000-0000-00000000000c"} {
+		b.open(page)
+		time.Sleep(1500 * time.Millisecond) // lists, checks and the job's detail load
+		if !strings.Contains(b.text(), `<img src=x onerror="window.__pwned=1">`) {
+			t.Errorf("%s does not show the hostile name as text: %.300q", page, b.text())
+		}
+		made := eval[[]string](b, `[...document.querySelectorAll("main img, main script, main iframe, main a[href^='javascript'], main object, main embed")].map(n => n.outerHTML.slice(0, 120))`)
+		if len(made) > 0 {
+			t.Errorf("%s made elements from names: %q", page, made)
+		}
+		if eval[bool](b, `window.__pwned !== undefined`) {
+			t.Errorf("%s ran script from a name", page)
+		}
+	}
+}
