@@ -207,7 +207,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 		regions = append(regions, region{typ: element.Image, b: b, img: f.img})
 	}
 
-	lines := d.flowLines(p, srcs, taken)
+	lines := joinJustified(d.flowLines(p, srcs, taken))
 	markDrawnBullets(lines, &p.Geometry, H)
 	body := d.bodySize(lines)
 	blocks := buildBlocks(joinLabels(lines, H), body)

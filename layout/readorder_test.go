@@ -26,7 +26,10 @@ func TestReadingOrderFloors(t *testing.T) {
 		// Pages 5 and 8 hold fast's order to 0.646 and 0.913: its XY-cut reads their columns
 		// band by band; pages 10 and 11 (references) hold the raw order to 0.55: pdfminer's
 		// grouping joins boxes across the gutter (readorder's package comment).
-		{"../../shared/corpus/bench/pdf/multi-column.pdf", 0.958, 0.907, 0.993, true},
+		// Justified lines pdfminer cut at a wide space rejoin (joinJustified): the references'
+		// and a sentence set after a period on the same line read in the author's order (0.995
+		// → 0.997), moving 0.001-0.002 away from fast's and the raw order, which read them cut.
+		{"../../shared/corpus/bench/pdf/multi-column.pdf", 0.957, 0.906, 0.997, true},
 		// Two columns under banners (a photograph beside the goal statement), infographics,
 		// an organisation chart; the producer draws some banners after the columns.
 		{"../../shared/corpus/bench/pdf/2019-annual-performance-report.pdf", 0.867, 0.920, 0.968, true},
