@@ -11,6 +11,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -408,6 +409,58 @@ func TestHugeImageReadReduced(t *testing.T) {
 	// The rows are reduced as they are decoded (a grey PNG through leptonica was held twice at
 	// full size, 405 MB peak): the reduced page (46 MB), recognition's copies of it and
 	// Tesseract peaked at 189 MB. Bounded at 1.25 full-size grey copies (229 MB).
+	if limit := 5 * w * h / 4 >> 10; peak > limit {
+		t.Errorf("peak %d MB, more than 1.25 full-size grey copies (%d MB)", peak>>10, limit>>10)
+	}
+}
+
+// posterImage is a white w × h colour image with page (scaled by scale) drawn at (at, at) in a
+// dark tint, computed pixel by pixel so that encoding it never holds the raster.
+type posterImage struct {
+	page          *image.Gray
+	w, h, at, scl int
+}
+
+func (p posterImage) ColorModel() color.Model { return color.RGBAModel }
+func (p posterImage) Bounds() image.Rectangle { return image.Rect(0, 0, p.w, p.h) }
+func (p posterImage) At(x, y int) color.Color {
+	px, py := (x-p.at)/p.scl, (y-p.at)/p.scl
+	if x >= p.at && y >= p.at && image.Pt(px, py).In(p.page.Bounds()) {
+		if v := p.page.GrayAt(px, py).Y; v < 255 {
+			return color.RGBA{v, v / 2, v, 255}
+		}
+	}
+	return color.RGBA{255, 255, 255, 255}
+}
+
+// TestHugeJPEGReadReduced: a 16,000 × 12,000 colour JPEG (192 MP) is decoded by libjpeg at
+// half scale (DCT scaling), never at full size, and its text read with boxes in the image's
+// own pixels.
+func TestHugeJPEGReadReduced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("192-megapixel OCR")
+	}
+	const w, h, at, scale = 16000, 12000, 3000, 2
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, posterImage{textPage(t, osdLines), w, h, at, scale}, &jpeg.Options{Quality: 40}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d×%d colour JPEG: %d KB", w, h, buf.Len()>>10)
+	peak, pages, layout := largeImageRun(t, "poster.jpg", buf.Bytes())
+	t.Logf("peak %d MB, layout %s", peak>>10, layout)
+	if pages != 1 {
+		t.Fatalf("text read on %d pages", pages)
+	}
+	var lw, lh, x, y float64
+	if _, err := fmt.Sscanf(layout, "%g×%g at %g,%g", &lw, &lh, &x, &y); err != nil || lw != w || lh != h {
+		t.Errorf("layout %q, want the image's %d×%d", layout, w, h)
+	}
+	if x < at-200 || x > at+400 || y < at-200 || y > at+800 {
+		t.Errorf("text box at %v,%v, want near where it was drawn (%d,%d)", x, y, at, at)
+	}
+	// Decoded at full size and then reduced, the page peaked at 382 MB (the 183 MB full-size
+	// grey copy beside the reduced one and recognition's); decoded at half scale, 198 MB.
+	// Bounded, as the PNG, at 1.25 full-size grey copies (229 MB).
 	if limit := 5 * w * h / 4 >> 10; peak > limit {
 		t.Errorf("peak %d MB, more than 1.25 full-size grey copies (%d MB)", peak>>10, limit>>10)
 	}

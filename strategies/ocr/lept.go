@@ -136,8 +136,10 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 
 // decodeGreyFit is decodeGrey reducing an image of more than limit pixels (0: no limit) by the
 // smallest whole factor k that fits, each pixel the mean of a k × k block; it returns k. An
-// image leptonica reads is reduced straight from its raster; one the row decoders read is
-// reduced once decoded, and the full-size copy dropped before recognition makes its own.
+// image leptonica reads is reduced straight from its raster; a colour JPEG is decoded by libjpeg
+// at 1/2, 1/4 or 1/8 scale (the largest dividing k) and the rest reduced after; one the other
+// row decoders read is reduced once decoded, and the full-size copy dropped before recognition
+// makes its own.
 func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, error) {
 	if len(data) == 0 {
 		return nil, 1, errors.New("empty image")
@@ -153,6 +155,14 @@ func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, err
 		if frame < 0 {
 			if img, ok, err := decodePNGGreyShrunk(data, k); ok {
 				return img, k, err
+			}
+			if d := jpegDenom(k); d > 1 {
+				if img, ok, err := decodeJPEGGreyScaled(data, d); ok {
+					if err != nil {
+						return nil, k, err
+					}
+					return scan.Shrink(img, k/d), k, nil
+				}
 			}
 		}
 		if img, ok, err := decodeLeptonicaShrunk(data, frame, k); ok {

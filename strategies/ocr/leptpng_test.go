@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/image/tiff"
+
+	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
 // TestPNGRowDecoder: colour PNGs decoded row by row give exactly the grey pixels of
@@ -106,6 +108,53 @@ func TestJPEGRowDecoder(t *testing.T) {
 	jpeg.Encode(&grey, greyPattern(w, h, false), nil)
 	if _, ok, _ := decodeJPEGGrey(grey.Bytes()); ok {
 		t.Error("grey JPEG taken by the scanline decoder")
+	}
+}
+
+// TestJPEGScaledDecode: a colour JPEG reduced by k is decoded by libjpeg at 1/2, 1/4 or 1/8
+// scale and the rest reduced after: the result has exactly the size of the full decode
+// reduced by k (odd sizes included, so that boxes scale back to the same pixels) and about its
+// pixels (DCT scaling is not a block mean, but close); an odd k decodes at full size.
+func TestJPEGScaledDecode(t *testing.T) {
+	const w, h = 203, 117
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := uint8(255)
+			if (x/7+y/5)%3 == 0 {
+				v = uint8(40 + x%50)
+			}
+			img.SetRGBA(x, y, color.RGBA{v, v / 2, v, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := decodeGrey(buf.Bytes(), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ k, denom int }{{2, 2}, {3, 1}, {4, 4}, {6, 2}, {8, 8}, {16, 8}} {
+		if d := jpegDenom(c.k); d != c.denom {
+			t.Errorf("k %d: libjpeg scale 1/%d, want 1/%d", c.k, d, c.denom)
+		}
+		limit := float64((w+c.k-1)/c.k) * float64((h+c.k-1)/c.k)
+		got, k, err := decodeGreyFit(buf.Bytes(), -1, limit)
+		if err != nil || k != c.k {
+			t.Fatalf("k %d: reduced by %d (err %v)", c.k, k, err)
+		}
+		want := scan.Shrink(full, c.k)
+		if got.Bounds() != want.Bounds() {
+			t.Fatalf("k %d: %v, want %v", c.k, got.Bounds(), want.Bounds())
+		}
+		var diff int
+		for i := range got.Pix {
+			diff += max(int(got.Pix[i])-int(want.Pix[i]), int(want.Pix[i])-int(got.Pix[i]))
+		}
+		if mean := float64(diff) / float64(len(got.Pix)); mean > 8 {
+			t.Errorf("k %d: mean difference %.1f grey levels from the block mean", c.k, mean)
+		}
 	}
 }
 
