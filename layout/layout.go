@@ -820,6 +820,12 @@ func continues(r *region, a, b tline, body float64) bool {
 			return false
 		}
 	}
+	// A gap between two lines well over the block's own line pitch starts a paragraph: a
+	// paragraph spacing smaller than a blank line (LibreOffice's 0.2 cm) is the only mark
+	// between two paragraphs whose last line runs full width.
+	if paragraphGap(r, b) {
+		return false
+	}
 	// Indents. A block whose later lines hang indented under its first (a reference, a list
 	// item) ends where a line comes back to the first line's edge. Otherwise a first-line
 	// indent under a line flush with the block's left edge starts a paragraph (a list item's
@@ -843,6 +849,51 @@ func continues(r *region, a, b tline, body float64) bool {
 		return false
 	}
 	return true
+}
+
+// lineStep is how far line b sits below line a: the smaller of the steps of their tops and
+// of their bottoms, so that a superscript raising one line's top or a subscript lowering
+// one line's bottom does not lengthen it. Zero for lines sharing a row.
+func lineStep(a, b tline) float64 {
+	s := math.Min(b.b.y0-a.b.y0, b.b.y1-a.b.y1)
+	if s < 0.5*math.Min(a.b.h(), b.b.h()) {
+		return 0
+	}
+	return s
+}
+
+// paragraphGap reports whether line b lies farther below the block's last line of its size
+// than the block's line pitch (the median step between its lines of b's size) by a quarter
+// em or more, and farther than any step the block already holds: an outlier, not the uneven
+// pitch of lines that carry inline formulas. Lines of another size (a sub- or superscript
+// pdfminer set apart) are left out, so a raised mark does not lengthen the step after it.
+func paragraphGap(r *region, b tline) bool {
+	var steps []float64
+	var prev *tline
+	for i := range r.lines {
+		l := &r.lines[i]
+		ratio := l.size / math.Max(b.size, 0.1)
+		if ratio > 1.12 || ratio < 1/1.12 {
+			continue
+		}
+		if prev != nil {
+			if s := lineStep(*prev, *l); s > 0 {
+				steps = append(steps, s)
+			}
+		}
+		prev = l
+	}
+	if prev == nil || len(steps) == 0 {
+		return false
+	}
+	step := lineStep(*prev, b)
+	if step == 0 {
+		return false
+	}
+	sort.Float64s(steps)
+	pitch := steps[len(steps)/2]
+	em := math.Max(b.size, 1)
+	return step > pitch+0.25*em && step > steps[len(steps)-1]+0.1*em
 }
 
 // leftEdge is where a block's lines start: the median start of its last few lines, not the

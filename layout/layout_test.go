@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/jpeg"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -575,6 +576,57 @@ func TestTurnedLabelsReadAsWords(t *testing.T) {
 		joined := strings.Join(got, " | ")
 		if !strings.Contains(joined, ": "+c.want) || !strings.Contains(joined, ": The first line of the page reads well here and the second line follows it in order") {
 			t.Errorf("%q: got %q", c.want, got)
+		}
+	}
+}
+
+// Two paragraphs set with a paragraph spacing smaller than a blank line (half a line here,
+// LibreOffice's 0.2 cm), the first ending on a full line: the gap over the block's own line
+// pitch starts the second. A paragraph whose lines step unevenly because one carries a
+// superscript stays whole.
+func TestParagraphSpacingSplits(t *testing.T) {
+	full := "departments reported their expenses in the same"
+	c := paragraph(72, 700, full, full, full+".") + paragraph(72, 660, full, full, "to finance.")
+	got := texts(layoutBytes(t, docOf(c).Bytes()))
+	if len(got) != 2 {
+		t.Errorf("want two paragraphs, got %q", got)
+	}
+
+	sup := paragraph(72, 700, full, full) + pdftest.Text("F1", 10, 72, 676, "departments reported") +
+		pdftest.Text("F1", 6, 168, 680, "2") + pdftest.Text("F1", 10, 172, 676, "their expenses in the same") +
+		paragraph(72, 664, full, "to finance.")
+	got = texts(layoutBytes(t, docOf(sup).Bytes()))
+	if len(got) != 1 {
+		t.Errorf("a superscript split its paragraph: %q", got)
+	}
+	uneven := paragraph(72, 700, full, full) + paragraph(72, 674, full, full, "to finance.")
+	got = texts(layoutBytes(t, docOf(uneven).Bytes()))
+	if len(got) != 1 {
+		t.Errorf("a step of two points over the pitch split a paragraph: %q", got)
+	}
+}
+
+// LibreOffice's export of twelve justified paragraphs 0.2 cm apart (testdata/
+// paragraph-spacing.pdf, from paragraph-spacing.fodt), two of them carrying a superscript and
+// a subscript: each paragraph is one element, whether or not the one before ends on a full
+// line, and the lines with raised or lowered marks stay in their paragraph.
+func TestLibreOfficeParagraphSpacing(t *testing.T) {
+	data, err := os.ReadFile("testdata/paragraph-spacing.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paras []string
+	for _, e := range layoutBytes(t, data) {
+		if e.Type == element.NarrativeText {
+			paras = append(paras, e.Text)
+		}
+	}
+	if len(paras) != 12 {
+		t.Fatalf("want 12 paragraphs, got %d: %q", len(paras), paras)
+	}
+	for i, p := range paras {
+		if want := fmt.Sprintf("Paragraph %d. ", i+1); !strings.HasPrefix(p, want) || !strings.HasSuffix(p, ".") {
+			t.Errorf("paragraph %d read as %q", i+1, p)
 		}
 	}
 }
