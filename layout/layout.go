@@ -865,10 +865,11 @@ func lineStep(a, b tline) float64 {
 // paragraphGap reports whether line b lies farther below the block's last line of its size
 // than the block's line pitch (the median step between its lines of b's size) by a quarter
 // em or more, and farther than any step the block already holds: an outlier, not the uneven
-// pitch of lines that carry inline formulas. Lines of another size (a sub- or superscript
+// pitch of lines that carry inline formulas, nor next to a line that a formula makes taller
+// than the block's lines. Lines of another size (a sub- or superscript
 // pdfminer set apart) are left out, so a raised mark does not lengthen the step after it.
 func paragraphGap(r *region, b tline) bool {
-	var steps []float64
+	var steps, hs []float64
 	var prev *tline
 	for i := range r.lines {
 		l := &r.lines[i]
@@ -876,6 +877,7 @@ func paragraphGap(r *region, b tline) bool {
 		if ratio > 1.12 || ratio < 1/1.12 {
 			continue
 		}
+		hs = append(hs, l.b.h())
 		if prev != nil {
 			if s := lineStep(*prev, *l); s > 0 {
 				steps = append(steps, s)
@@ -883,7 +885,8 @@ func paragraphGap(r *region, b tline) bool {
 		}
 		prev = l
 	}
-	if prev == nil || len(steps) == 0 {
+	// The pitch needs two steps to be the block's, not one gap that may be the odd one.
+	if prev == nil || len(steps) < 2 {
 		return false
 	}
 	step := lineStep(*prev, b)
@@ -891,8 +894,26 @@ func paragraphGap(r *region, b tline) bool {
 		return false
 	}
 	sort.Float64s(steps)
+	sort.Float64s(hs)
 	pitch := steps[len(steps)/2]
 	em := math.Max(b.size, 1)
+	// Steps shorter than the type are rows of a formula's pieces, not lines of text.
+	if pitch < 0.9*em {
+		return false
+	}
+	// Only whole lines count: the block's last line running from its left edge to within 4
+	// em of its right (a shorter one ending a sentence is another rule's), the next one starting at that edge
+	// or indented and running over half the block — not the pieces pdfminer cuts a formula into.
+	edge := leftEdge(r)
+	if math.Abs(prev.b.x0-edge) > 0.3*em || r.b.x1-prev.b.x1 > 4*em ||
+		b.b.x0-edge < -0.3*em || b.b.x0-edge > 6*em || b.b.w() < 0.5*r.b.w() {
+		return false
+	}
+	// A line made taller than the block's lines by a formula's sub- and superscripts pushes
+	// its neighbours apart (TeX widens the leading where boxes would touch): no evidence.
+	if math.Max(prev.b.h(), b.b.h()) > hs[len(hs)/2]+0.25*em {
+		return false
+	}
 	return step > pitch+0.25*em && step > steps[len(steps)-1]+0.1*em
 }
 
