@@ -1,6 +1,6 @@
 package pdf
 
-//go:generate go run gen_dingbats.go
+//go:generate go run gen_afm.go
 
 import (
 	"fmt"
