@@ -994,7 +994,7 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64) (element.Type, *ru
 	// their captions where it is, numbered alike.
 	if short && (first || last || margin || cy > 0.9*H) && !numberedCaptionRE.MatchString(strings.TrimSpace(text)) {
 		c = &runCand{key: runKey(text, size), first: first, last: last, upper: cy < 0.5*H, size: size, b: r.b,
-			canRepeat: letters(cidRE.ReplaceAllString(text, "")) >= 2 && (cy < 0.2*H || cy > 0.8*H || size < 1.15*body)}
+			canRepeat: tables.Letters(cidRE.ReplaceAllString(text, "")) >= 2 && (cy < 0.2*H || cy > 0.8*H || size < 1.15*body)}
 		if !first && !last && !margin {
 			c.key += fmt.Sprintf("@%.0f", math.Min(r.b.y0, H-r.b.y1)/2)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode"
 
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/pdf"
@@ -254,15 +253,4 @@ func isRoman(w string) bool {
 		prev = v
 	}
 	return true
-}
-
-// letters counts the letters of s.
-func letters(s string) int {
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			n++
-		}
-	}
-	return n
 }

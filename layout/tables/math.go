@@ -76,7 +76,7 @@ var eqNumber = regexp.MustCompile(`^\((?:[A-Z]\.?)?[0-9]{1,3}(?:\.[0-9]{1,3})?[a
 // beside figures and a "±" in a cell do not make it one.
 func equation(t Table) bool {
 	for _, c := range t.Cells {
-		if c.Header && c.runes > 0 && 10*c.math < 4*c.runes && letters(c.Text) >= 3 {
+		if c.Header && c.runes > 0 && 10*c.math < 4*c.runes && Letters(c.Text) >= 3 {
 			return false
 		}
 	}
@@ -128,8 +128,8 @@ func equation(t Table) bool {
 	return false
 }
 
-// letters counts the letters of s.
-func letters(s string) int {
+// Letters counts the letters of s (a cell or line with words, not figures or symbols).
+func Letters(s string) int {
 	n := 0
 	for _, r := range s {
 		if unicode.IsLetter(r) {
