@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -216,8 +217,13 @@ func TestOldHostRefusesCurrentPlugin(t *testing.T) {
 	if !incompatible.MatchString(err.Error()) || !strings.Contains(err.Error(), "Plugin version: 3") {
 		t.Errorf("refusal does not name the plugin's version: %v", err)
 	}
-	// go-plugin lists the offered versions in no particular order.
-	if !regexp.MustCompile(`this plugin speaks plugin protocol 3 and the host offers (1,2|2,1):`).MatchString(stderr.String()) {
+	// go-plugin lists the offered versions in no particular order, and copies the plugin's
+	// stderr on its own goroutine: the line may arrive after Client has returned.
+	said := regexp.MustCompile(`this plugin speaks plugin protocol 3 and the host offers (1,2|2,1):`)
+	for end := time.Now().Add(5 * time.Second); !said.MatchString(stderr.String()) && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !said.MatchString(stderr.String()) {
 		t.Errorf("the plugin did not say why on stderr: %q", stderr.String())
 	}
 }
