@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,7 +36,10 @@ var testEnv = connectors.Env{LocalRoots: []string{os.TempDir()}}
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 
 // The "testsource" kind wraps the local source with faults: a delay per file, a listing that
-// fails after N documents, and documents whose Open fails.
+// fails after N documents, documents whose Open fails, and documents a victim worker process
+// (TestWorkerKilled) holds: in that process only, opening one writes a file of its name into
+// hold_dir and then blocks until the process dies, so the test knows for sure which files the
+// victim holds when it kills it.
 func init() {
 	connectors.Register(connectors.Kind{
 		Type: "testsource",
@@ -52,6 +56,10 @@ func init() {
 				s.failAfter = int(v)
 			}
 			s.failOpen, _ = cfg["fail_open"].(string)
+			if hold, _ := cfg["hold"].(string); hold != "" && os.Getenv(envTestWorker) != "" {
+				s.hold = strings.Split(hold, ",")
+				s.holdDir, _ = cfg["hold_dir"].(string)
+			}
 			return s, nil
 		},
 	})
@@ -62,6 +70,8 @@ type faultySource struct {
 	delay     time.Duration
 	failAfter int
 	failOpen  string
+	hold      []string // document IDs this (victim) process never finishes
+	holdDir   string
 }
 
 func (s *faultySource) List(ctx context.Context, yield func(connectors.Document) error) error {
@@ -79,6 +89,13 @@ func (s *faultySource) Open(ctx context.Context, d connectors.Document) (io.Read
 	if d.ID == s.failOpen {
 		return nil, errors.New("permission denied")
 	}
+	if slices.Contains(s.hold, d.ID) {
+		if err := os.WriteFile(filepath.Join(s.holdDir, d.ID), nil, 0o644); err != nil {
+			return nil, err
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	select {
 	case <-time.After(s.delay):
 	case <-ctx.Done():
@@ -89,9 +106,13 @@ func (s *faultySource) Open(ctx context.Context, d connectors.Document) (io.Read
 
 func (s *faultySource) Check(ctx context.Context) error { return s.inner.Check(ctx) }
 
+// envTestWorker, set to a database DSN, makes the test binary a worker process on it (see
+// TestMain).
+const envTestWorker = "QUARRY_JOBS_TEST_WORKER"
+
 // TestMain lets a test re-execute its own binary as a worker process (to kill it for real).
 func TestMain(m *testing.M) {
-	if dsn := os.Getenv("QUARRY_JOBS_TEST_WORKER"); dsn != "" {
+	if dsn := os.Getenv(envTestWorker); dsn != "" {
 		os.Exit(runWorkerProcess(dsn))
 	}
 	os.Exit(m.Run())
@@ -403,24 +424,30 @@ func scaleTwoWorkers(t *testing.T, dsn string) {
 }
 
 // TestWorkerKilled: a worker process is killed (SIGKILL) while it holds files; the other worker
-// gets them back after the lease and the job completes with every file processed once.
+// gets them back after the lease and the job completes with every file processed exactly once.
+// The victim is made to hold two given files (its source blocks on them, in that process only)
+// and is killed only once the store shows it holds both and has finished another, so the test
+// does not depend on where the victim happens to be when the signal lands.
 func TestWorkerKilled(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, pgtest.DSN(t))
-	in, out := t.TempDir(), t.TempDir()
-	writeFiles(t, in, 40)
-	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "delay_ms": 300.0})
+	in, out, holdDir := t.TempDir(), t.TempDir(), t.TempDir()
+	const n = 40
+	writeFiles(t, in, n)
+	held := []string{"doc0003.txt", "doc0017.txt"}
+	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "delay_ms": 20.0,
+		"hold": strings.Join(held, ","), "hold_dir": holdDir})
 	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
 	w := e.workflow(src, dst, true, partitionNode)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "QUARRY_JOBS_TEST_WORKER="+e.dsn)
+	cmd.Env = append(os.Environ(), envTestWorker+"="+e.dsn)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	// Only the victim works at first, so it is sure to hold files when it dies.
+	// Only the victim works at first, so every file it takes is its own.
 	enq, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: -1, Env: testEnv})
 	if err != nil {
 		t.Fatal(err)
@@ -429,38 +456,69 @@ func TestWorkerKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		files, _ := e.st.ListFiles(ctx, j.ID, store.FileInProgress)
-		done, _ := e.st.ListFiles(ctx, j.ID, store.FileSuccess)
-		if len(files) > 0 && len(done) > 0 {
-			break
+	holds := func() bool {
+		files, err := e.st.ListFiles(ctx, j.ID, "")
+		if err != nil {
+			t.Fatal(err)
 		}
+		holding, done := 0, 0
+		for _, f := range files {
+			switch {
+			case f.WorkerID == nil || *f.WorkerID != "victim":
+			case f.State == store.FileInProgress && slices.Contains(held, f.DocID):
+				if _, err := os.Stat(filepath.Join(holdDir, f.DocID)); err == nil {
+					holding++
+				}
+			case f.State == store.FileSuccess:
+				done++
+			}
+		}
+		return holding == len(held) && done > 0
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for !holds() {
 		if time.Now().After(deadline) {
-			t.Fatal("victim worker never started")
+			t.Fatal("the victim worker never held its files")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
+	doneByVictim := map[string]bool{}
+	files, _ := e.st.ListFiles(ctx, j.ID, store.FileSuccess)
+	for _, f := range files {
+		doneByVictim[f.DocID] = true
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
 	cmd.Wait()
 	e.runner("survivor", 4)
 	j = e.wait(j.ID, 2*time.Minute)
-	files, _ := e.st.ListFiles(ctx, j.ID, "")
+	files, _ = e.st.ListFiles(ctx, j.ID, "")
 	retried := 0
 	for _, f := range files {
 		if f.State != store.FileSuccess {
 			t.Errorf("%s: %s %v", f.DocID, f.State, f.Error)
+			continue
 		}
-		if f.Attempts > 1 {
-			retried++
-			if *f.WorkerID != "survivor" {
-				t.Errorf("%s retried by %s", f.DocID, *f.WorkerID)
+		switch {
+		case slices.Contains(held, f.DocID):
+			// Claimed by the victim (attempt 1), given back, finished by the survivor.
+			if f.Attempts != 2 || *f.WorkerID != "survivor" {
+				t.Errorf("held %s: attempts %d by %s, want 2 by survivor", f.DocID, f.Attempts, *f.WorkerID)
 			}
+			retried++
+		case doneByVictim[f.DocID]:
+			// Finished before the kill: never processed again.
+			if f.Attempts != 1 || *f.WorkerID != "victim" {
+				t.Errorf("%s done by the victim: attempts %d by %s now", f.DocID, f.Attempts, *f.WorkerID)
+			}
+		case f.Attempts > 1 && *f.WorkerID != "survivor":
+			t.Errorf("%s retried by %s", f.DocID, *f.WorkerID)
 		}
 	}
 	outs, _ := filepath.Glob(filepath.Join(out, "*.json"))
-	if j.Status != store.JobCompleted || len(files) != 40 || len(outs) != 40 || retried == 0 {
-		t.Fatalf("job %s files %d outputs %d retried %d", j.Status, len(files), len(outs), retried)
+	if j.Status != store.JobCompleted || len(files) != n || len(outs) != n || retried != len(held) {
+		t.Fatalf("job %s files %d outputs %d held files retried %d", j.Status, len(files), len(outs), retried)
 	}
 }
 
