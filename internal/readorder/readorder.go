@@ -49,6 +49,10 @@ type Score struct {
 	// VsStream and FastVsStream are the layout's and fast's text flows against the content
 	// stream's order.
 	VsStream, FastVsStream float64
+	// With pdfminer.six's own boxes (MeasurePeer): VsPeer is the layout's text flow against
+	// them in pdfminer's order, RawVsPeer our raw box order against them (1 when pdf.Analyze
+	// orders boxes as pdfminer does). Zero without a peer.
+	VsPeer, RawVsPeer float64
 	// PerPage holds the same figures for each page.
 	PerPage []PageScore
 }
@@ -57,10 +61,25 @@ type Score struct {
 type PageScore struct {
 	N                                                int
 	VsFast, VsRaw, VsStream, FastVsRaw, FastVsStream float64
+	VsPeer, RawVsPeer                                float64
+}
+
+// PeerBox is one of pdfminer.six's text boxes as its LTPage lists them: the box in PDF
+// space (origin bottom left) and its text.
+type PeerBox struct {
+	BBox [4]float64 `json:"bbox"`
+	Text string     `json:"text"`
 }
 
 // Measure lays out every page of a PDF and scores its reading order.
 func Measure(ctx context.Context, data []byte) (Score, error) {
+	return MeasurePeer(ctx, data, nil)
+}
+
+// MeasurePeer is Measure, also scoring against pdfminer.six's own boxes, one slice a page
+// (bench/peers/pdfminer_order.py writes them): the peer run beside us rather than our copy
+// of its grouping. A nil peer scores nothing against it; one of another page count is an error.
+func MeasurePeer(ctx context.Context, data []byte, peer [][]PeerBox) (Score, error) {
 	d, err := pdf.Open(ctx, bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return Score{}, fmt.Errorf("readorder: %w", err)
@@ -69,6 +88,10 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 	var ours, fastEls, oursFlow, fastFlow []element.Element
 	var raw, rawFlow, stream strings.Builder
 	s := Score{Pages: d.NumPages()}
+	if peer != nil && len(peer) != s.Pages {
+		return Score{}, fmt.Errorf("readorder: the peer has %d pages, the PDF %d", len(peer), s.Pages)
+	}
+	var rawAll, peerAll strings.Builder
 	for i := 1; i <= d.NumPages(); i++ {
 		fp, err := d.Page(ctx, i, pdf.DefaultLAParams())
 		if err != nil {
@@ -112,14 +135,22 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 		stream.WriteString(st)
 		rw := rawOrder(fp, regions)
 		rawFlow.WriteString(rw)
-		s.PerPage = append(s.PerPage, PageScore{
+		ps := PageScore{
 			N:            i,
 			VsFast:       metrics.BatchAccuracy(metrics.CCT(of), metrics.CCT(ff)),
 			VsRaw:        metrics.BatchAccuracy(metrics.CCT(of), rw),
 			VsStream:     metrics.BatchAccuracy(metrics.CCT(of), st),
 			FastVsRaw:    metrics.BatchAccuracy(metrics.CCT(ff), rw),
 			FastVsStream: metrics.BatchAccuracy(metrics.CCT(ff), st),
-		})
+		}
+		if peer != nil {
+			pf := peerOrder(fp, peer[i-1], regions)
+			ps.VsPeer = metrics.BatchAccuracy(metrics.CCT(of), pf)
+			ps.RawVsPeer = metrics.BatchAccuracy(rw, pf)
+			peerAll.WriteString(pf)
+			rawAll.WriteString(rw)
+		}
+		s.PerPage = append(s.PerPage, ps)
 	}
 	s.VsFast = metrics.BatchAccuracy(metrics.CCT(oursFlow), metrics.CCT(fastFlow))
 	s.All = metrics.BatchAccuracy(metrics.CCT(ours), metrics.CCT(fastEls))
@@ -128,7 +159,31 @@ func Measure(ctx context.Context, data []byte) (Score, error) {
 	s.FastVsRaw = metrics.BatchAccuracy(metrics.CCT(fastFlow), rawFlow.String())
 	s.VsStream = metrics.BatchAccuracy(metrics.CCT(oursFlow), stream.String())
 	s.FastVsStream = metrics.BatchAccuracy(metrics.CCT(fastFlow), stream.String())
+	if peer != nil {
+		s.VsPeer = metrics.BatchAccuracy(metrics.CCT(oursFlow), peerAll.String())
+		s.RawVsPeer = metrics.BatchAccuracy(rawAll.String(), peerAll.String())
+	}
 	return s, nil
+}
+
+// peerOrder is the text of pdfminer.six's boxes in its order, as rawOrder writes ours.
+func peerOrder(p *pdf.Page, boxes []PeerBox, regions []*element.Coordinates) string {
+	var sb strings.Builder
+	for _, b := range boxes {
+		if inside(boxCoords(p, b.BBox[0], b.BBox[1], b.BBox[2], b.BBox[3]), regions) {
+			continue
+		}
+		if t := strings.Join(strings.Fields(b.Text), " "); t != "" {
+			sb.WriteString(t + "\n")
+		}
+	}
+	return sb.String()
+}
+
+// boxCoords is a box in PDF space as the elements' top-left coordinates.
+func boxCoords(p *pdf.Page, x0, y0, x1, y1 float64) *element.Coordinates {
+	x0, y0, x1, y1 = p.TopLeft(x0, y0, x1, y1)
+	return &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}}
 }
 
 // streamOrder is the text of pdfminer's lines in the order their first glyph is drawn, one
@@ -150,9 +205,7 @@ func streamOrder(p *pdf.Page, regions []*element.Coordinates) string {
 			if first < 0 {
 				continue
 			}
-			x0, y0, x1, y1 := p.TopLeft(l.X0, l.Y0, l.X1, l.Y1)
-			c := &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}}
-			if inside(c, regions) {
+			if inside(boxCoords(p, l.X0, l.Y0, l.X1, l.Y1), regions) {
 				continue
 			}
 			ls = append(ls, line{first, l.Text()})
@@ -172,9 +225,7 @@ func streamOrder(p *pdf.Page, regions []*element.Coordinates) string {
 func rawOrder(p *pdf.Page, regions []*element.Coordinates) string {
 	var sb strings.Builder
 	for _, tb := range p.Boxes {
-		x0, y0, x1, y1 := p.TopLeft(tb.X0, tb.Y0, tb.X1, tb.Y1)
-		c := &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}}
-		if inside(c, regions) {
+		if inside(boxCoords(p, tb.X0, tb.Y0, tb.X1, tb.Y1), regions) {
 			continue
 		}
 		if t := strings.Join(strings.Fields(tb.Text()), " "); t != "" {
@@ -222,8 +273,7 @@ func turnedBoxes(p *pdf.Page) []*element.Coordinates {
 	}
 	var out []*element.Coordinates
 	for _, b := range bs {
-		x0, y0, x1, y1 := p.TopLeft(b[0], b[1], b[2], b[3])
-		out = append(out, &element.Coordinates{Points: []element.Point{{x0, y0}, {x0, y1}, {x1, y1}, {x1, y0}}})
+		out = append(out, boxCoords(p, b[0], b[1], b[2], b[3]))
 	}
 	return out
 }

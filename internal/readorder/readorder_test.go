@@ -1,10 +1,14 @@
 package readorder
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrydocs/quarry/pdf"
 
 	"github.com/quarrydocs/quarry/internal/pdftest"
 )
@@ -60,5 +64,47 @@ func TestMeasure(t *testing.T) {
 	}
 	if _, err := Measure(context.Background(), []byte("not a pdf")); err == nil {
 		t.Error("no error on a non-PDF")
+	}
+}
+
+// Scored against a peer, boxes given in our own raw order agree with it; the same boxes
+// reversed do not, and a peer with another page count is refused.
+func TestMeasurePeer(t *testing.T) {
+	data := page(false)
+	d, err := pdf.Open(context.Background(), bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.Page(context.Background(), 1, pdf.DefaultLAParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boxes []PeerBox
+	for _, b := range p.Boxes {
+		boxes = append(boxes, PeerBox{BBox: [4]float64{b.X0, b.Y0, b.X1, b.Y1}, Text: b.Text()})
+	}
+	if len(boxes) < 4 {
+		t.Fatalf("%d boxes, want the title and six paragraphs", len(boxes))
+	}
+	s, err := MeasurePeer(context.Background(), data, [][]PeerBox{boxes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RawVsPeer < 0.999 || s.PerPage[0].RawVsPeer < 0.999 || s.VsPeer != s.VsRaw {
+		t.Errorf("same boxes: raw vs peer %.3f, layout vs peer %.3f (vs raw %.3f)", s.RawVsPeer, s.VsPeer, s.VsRaw)
+	}
+	slices.Reverse(boxes)
+	r, err := MeasurePeer(context.Background(), data, [][]PeerBox{boxes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.RawVsPeer > 0.9 || r.VsPeer > 0.9*s.VsPeer {
+		t.Errorf("reversed boxes: raw vs peer %.3f, layout vs peer %.3f, want a clear difference", r.RawVsPeer, r.VsPeer)
+	}
+	if _, err := MeasurePeer(context.Background(), data, [][]PeerBox{boxes, boxes}); err == nil {
+		t.Error("no error for a peer of two pages on a one-page PDF")
+	}
+	if n, _ := Measure(context.Background(), data); n.VsPeer != 0 || n.RawVsPeer != 0 {
+		t.Errorf("no peer, yet scored against one: %+v", n)
 	}
 }
