@@ -3,8 +3,11 @@ package confluence
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/quarrydocs/quarry/connectors"
+	"github.com/quarrydocs/quarry/connectors/confluence/confluencetest"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -132,5 +135,103 @@ func TestAttackInlinedImagesBoundedPerPage(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "over the inlining budget") {
 		t.Errorf("no warning: %s", logs.String())
+	}
+}
+
+// Images are inlined and embedded files indexed with the connector's credentials, which read
+// more than the page's audience: an editor of an open page who shows an attachment of a
+// restricted page (or points an <img> at the REST API or at another page's view) had that
+// content copied into the open page's output, under the open page's permissions. Only the
+// page's own attachments and the site's static resources are fetched now; other site URLs are
+// left as links, with a warning.
+func TestAttackPageCannotInlineAnotherPagesContent(t *testing.T) {
+	for _, cloud := range []bool{true, false} {
+		t.Run(map[bool]string{true: "cloud", false: "data center"}[cloud], func(t *testing.T) {
+			var f = cloudSite(t)
+			host := "11"
+			if !cloud {
+				f = dcSite(t)
+				host = "201"
+				f.Pages = append(f.Pages, confluencetest.Page{ID: "12", Space: "ENG", Title: "Restricted plan", Version: 1,
+					Body: "<p>Only a few people may read this plan.</p>", ReadUsers: []string{"acc-carol"}})
+			}
+			f.Files["download/attachments/12/plan.png"] = []byte("\x89PNG secret plan of page twelve")
+			f.Files["download/attachments/12/plan.pdf"] = []byte("%PDF-1.4 secret plan of page twelve")
+			f.Files["download/attachments/"+host+"/own.png"] = []byte("\x89PNG own image")
+			f.Files["images/icons/emoticons/smile.png"] = []byte("\x89PNG smile")
+			site, _ := url.Parse(f.SiteURL())
+			w := site.Path
+			for i := range f.Pages {
+				if f.Pages[i].ID == host {
+					f.Pages[i].Body += `<p><img src="/wiki/download/attachments/12/plan.png"></p>` +
+						`<p><img src="/wiki/download/thumbnails/12/plan.png"></p>` +
+						`<p><img src="/wiki/rest/api/content/12?expand=body.storage"></p>` +
+						`<p><img src="/wiki/pages/viewpage.action?pageId=12"></p>` +
+						`<p><img src="/wiki/download/attachments/` + host + `/own.png"></p>` +
+						`<p><img src="/wiki/images/icons/emoticons/smile.png"></p>` +
+						`<p><a class="confluence-embedded-file" data-linked-resource-type="attachment" href="/wiki/download/attachments/12/plan.pdf">plan</a></p>`
+					f.Pages[i].Body = strings.ReplaceAll(f.Pages[i].Body, `"/wiki/`, `"`+w+`/`)
+				}
+			}
+			cfg := Config{URL: f.SiteURL(), ExtractImages: true, ExtractFiles: true}
+			if cloud {
+				cfg = cloudConfig(f, &sleeper{})
+				cfg.ExtractImages, cfg.ExtractFiles = true, true
+				cfg.Spaces = []string{"DEV"}
+				cfg.MediaHosts = []string{f.MediaHost()}
+			} else {
+				cfg.Token = f.PAT
+				cfg.Spaces = []string{"ENG"}
+			}
+			src, err := testSource(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs bytes.Buffer
+			src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
+			docs, err := listDocs(t, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range docs {
+				if strings.Contains(d.ID, "plan.pdf") {
+					t.Errorf("another page's attachment listed as %s, with page %s's permissions", d.ID, host)
+				}
+			}
+			var pageDoc connectors.Document
+			for _, d := range docs {
+				if strings.HasSuffix(d.ID, "/"+host+".html") {
+					pageDoc = d
+				}
+			}
+			listed := len(f.Log())
+			html := open(t, src, pageDoc)
+			inlined := html
+			for _, part := range strings.Split(html, "data:image/png;base64,")[1:] {
+				end := strings.IndexByte(part, '"')
+				if b, err := base64.StdEncoding.DecodeString(part[:max(end, 0)]); err == nil {
+					inlined += string(b)
+				}
+			}
+			for _, secret := range []string{"secret plan of page twelve", "Only a few people"} {
+				if strings.Contains(inlined, secret) {
+					t.Errorf("page %s carries %q of restricted page 12", host, secret)
+				}
+			}
+			for _, r := range f.Log()[listed:] {
+				if strings.Contains(r, "/12/plan") || strings.Contains(r, "content/12?") || strings.Contains(r, "pageId=12") {
+					t.Errorf("fetched %s while reading page %s", r, host)
+				}
+			}
+			// The page's own attachment and the site's icons are still inlined.
+			for _, own := range []string{"\x89PNG own image", "\x89PNG smile"} {
+				if !strings.Contains(html, base64.StdEncoding.EncodeToString([]byte(own))) {
+					t.Errorf("%q not inlined: %s", own, html)
+				}
+			}
+			if !strings.Contains(logs.String(), "not an attachment of this page") {
+				t.Errorf("no warning for the skipped images: %s", logs.String())
+			}
+		})
 	}
 }

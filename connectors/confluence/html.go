@@ -109,6 +109,10 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 			continue
 		}
 		what := fmt.Sprintf("image %s of page %s", u.Path, pageID)
+		if !s.c.ownResource(u, pageID) {
+			s.c.log.Warn("confluence: image not inlined: not an attachment of this page (its audience may differ)", "page", pageID, "image", u.Path)
+			continue
+		}
 		if budget <= 0 {
 			s.c.log.Warn("confluence: image skipped: the page's images are over the inlining budget", "page", pageID, "image", u.Path, "budget_bytes", limit)
 			continue
@@ -131,6 +135,23 @@ func (s *Source) inlineImages(ctx context.Context, pageID string, doc *html.Node
 		n.Attr[i].Val = "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
 	}
 	return nil
+}
+
+// ownResource reports whether a site URL found in page pageID may be fetched with the
+// connector's credentials and copied into that page's output: an attachment (or its thumbnail)
+// of the page itself, or a static resource of the site (icons, emoticons), the same for every
+// user. The credentials read more than the page's audience does, and the page's editors choose
+// its URLs: an attachment of a restricted page, the REST API or another page's view would be
+// copied into this page's output under this page's permissions.
+func (c *client) ownResource(u *url.URL, pageID string) bool {
+	if pid, _, ok := c.attachmentPath(u); ok {
+		return pid == pageID
+	}
+	p := strings.TrimPrefix(u.Path, c.site.Path)
+	if u.RawQuery != "" || strings.Contains(p, "..") {
+		return false
+	}
+	return strings.HasPrefix(p, "/images/icons/") || strings.HasPrefix(p, "/s/") && strings.Contains(p, "/_/images/icons/")
 }
 
 // attachmentIndex caches, per page id, the page's attachments by file name (attachment ids).
@@ -252,6 +273,11 @@ func (s *Source) attachments(p page, pageDoc connectors.Document) []connectors.D
 		if !ok || path.Ext(u.Path) == "" {
 			continue
 		}
+		if pid, _, ok := s.c.attachmentPath(u); !ok || pid != p.ID {
+			// Another page's attachment has that page's audience, not this one's (ownResource).
+			s.c.log.Warn("confluence: embedded file not indexed: not an attachment of this page (its audience may differ)", "page", p.ID, "file", u.Path)
+			continue
+		}
 		name := fileName(u)
 		if name == "." || name == ".." {
 			continue
@@ -279,7 +305,7 @@ func (s *Source) openAttachment(ctx context.Context, doc connectors.Document, pa
 	}
 	var u *url.URL
 	if raw, ok := doc.DataSource["url"].(string); ok {
-		if v, ok := s.c.absolute(raw); ok {
+		if v, ok := s.c.absolute(raw); ok && s.c.ownResource(v, pageID) {
 			u = v
 		}
 	}
