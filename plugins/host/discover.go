@@ -42,6 +42,12 @@ func (h *Host) discover(verify bool) ([]Spec, error) {
 			errs = append(errs, fmt.Errorf("plugin dir %s: %w", dir, err))
 			continue
 		}
+		if fi, err := os.Stat(dir); err == nil {
+			if why := writableByOthers(fi); why != "" {
+				errs = append(errs, fmt.Errorf("plugin dir %s %s: its plugins are not loaded (chmod go-w)", dir, why))
+				continue
+			}
+		}
 		for _, e := range entries {
 			name := e.Name()
 			if !strings.HasPrefix(name, Prefix) || strings.HasSuffix(name, ChecksumSuffix) || e.IsDir() {
@@ -54,6 +60,10 @@ func (h *Host) discover(verify bool) ([]Spec, error) {
 			path := filepath.Join(dir, name)
 			fi, err := os.Stat(path)
 			if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+				continue
+			}
+			if why := writableByOthers(fi); why != "" {
+				errs = append(errs, fmt.Errorf("plugin %s: %s %s: not loaded (chmod go-w)", short, path, why))
 				continue
 			}
 			sum, err := readChecksum(path + ChecksumSuffix)
