@@ -63,6 +63,11 @@ type Word struct {
 	// mathGlyphs counts the word's glyphs of a math font (Words sets it; a caller's own
 	// words count by Math).
 	mathGlyphs int
+	// pitch is the advance every glyph of the word shares when it has two or more letters
+	// (not digits, which are of one width in most fonts) all of one advance: the mark of a
+	// fixed-pitch face, code and preformatted text. 0 when the word does not tell (too few
+	// letters, or a caller's own words), -1 when its letters differ in advance.
+	pitch float64
 }
 
 // Segment is a stroked line from (X0, Y0) to (X1, Y1) with its line width. Zero-length and

@@ -620,7 +620,11 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 			t.Cells[i].Header = t.Cells[i].Row < hdr
 		}
 	}
-	if equation(t) {
+	byRow := make([][]int, len(rows))
+	for _, c := range cells {
+		byRow[c.r0] = append(byRow[c.r0], c.words...)
+	}
+	if equation(t) || listing(byRow, ws) || contents(t) {
 		return Table{}, false, nil
 	}
 	t.Words = words

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Glyph is one drawn character as a PDF reader yields it, for Words.
@@ -139,12 +140,21 @@ func splitRun(run []runGlyph, bold bool, dir int, emit func(Word)) {
 	var sb strings.Builder
 	var w Word
 	n, nmath := 0, 0 // the word's glyphs, and those of a math font
+	// The advances of the word's letters: the first one, how many, and whether any differs.
+	adv, nadv, mixed := 0.0, 0, false
 	done := func() {
 		w.Text = sb.String()
 		w.Math, w.mathGlyphs = 2*nmath > n, nmath
+		switch {
+		case mixed:
+			w.pitch = -1
+		case nadv >= 2:
+			w.pitch = adv
+		}
 		emit(w)
 		sb.Reset()
 		n, nmath = 0, 0
+		adv, nadv, mixed = 0, 0, false
 	}
 	for k, g := range run {
 		if k > 0 && g.gap > spacing+wordMargin*math.Max(w.Size, g.size) {
@@ -160,6 +170,16 @@ func splitRun(run []runGlyph, bold bool, dir int, emit func(Word)) {
 		n++
 		if g.math {
 			nmath++
+		}
+		if r, _ := utf8.DecodeRuneInString(g.text); utf8.RuneCountInString(g.text) == 1 && !unicode.IsDigit(r) {
+			a := advance(g.box, dir)
+			switch {
+			case nadv == 0:
+				adv = a
+			case math.Abs(a-adv) > 0.02*adv:
+				mixed = true
+			}
+			nadv++
 		}
 	}
 	done()
