@@ -18,13 +18,29 @@ import (
 type upload struct {
 	filename    string
 	contentType string // the part's Content-Type without parameters
-	data        []byte
+	body        *spool
+}
+
+// closeUploads removes the uploads' temporary files.
+func closeUploads(uploads []upload) {
+	for _, u := range uploads {
+		u.body.close()
+	}
 }
 
 // readForm reads the request body: text fields (by name, repeated values kept) and the
 // "files" parts in upload order. fieldErrs reports "files" fields sent as plain text, as the
-// reference's schema does. The body is already capped by MaxBytesReader.
+// reference's schema does. The body is already capped by MaxBytesReader. Uploads over
+// spoolMemory are kept in temporary files: the caller closes them with closeUploads (on an
+// error, readForm does).
 func readForm(r *http.Request) (form map[string][]string, uploads []upload, fieldErrs []schema.FieldError, err error) {
+	// The error returns below drop uploads, so the spools made so far are tracked apart.
+	var spooled []upload
+	defer func() {
+		if err != nil {
+			closeUploads(spooled)
+		}
+	}()
 	form = map[string][]string{}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
@@ -78,6 +94,18 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 			part.Close()
 			return nil, nil, nil, &formLimitError{fmt.Sprintf("Too many fields. Maximum number of fields is %d.", maxFormFields)}
 		}
+		if isFile && strings.TrimSuffix(name, "[]") == "files" {
+			body, err := newSpool(part, 0)
+			part.Close()
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			up := upload{filename: filename, contentType: baseMIME(part.Header.Get("Content-Type")), body: body}
+			spooled = append(spooled, up)
+			uploads = append(uploads, up)
+			fileIndex++
+			continue
+		}
 		data, err := io.ReadAll(part)
 		part.Close()
 		if err != nil {
@@ -89,12 +117,7 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 			}
 			continue
 		}
-		if !isFile {
-			fieldErrs = append(fieldErrs, notAFile(fileIndex, string(data)))
-			fileIndex++
-			continue
-		}
-		uploads = append(uploads, upload{filename: filename, contentType: baseMIME(part.Header.Get("Content-Type")), data: data})
+		fieldErrs = append(fieldErrs, notAFile(fileIndex, string(data)))
 		fileIndex++
 	}
 	return form, uploads, fieldErrs, nil

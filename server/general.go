@@ -75,6 +75,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	form, uploads, fieldErrs, err := readForm(r)
+	defer closeUploads(uploads)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -84,6 +85,12 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 		var limit *formLimitError
 		if errors.As(err, &limit) {
 			writeDetail(w, http.StatusBadRequest, limit.msg)
+			return
+		}
+		var stored *spoolError
+		if errors.As(err, &stored) {
+			s.log.Error("upload not stored", "err", err)
+			writeDetail(w, http.StatusInternalServerError, "The upload could not be stored on the server")
 			return
 		}
 		writeDetail(w, http.StatusBadRequest, detailBadBody)
@@ -247,17 +254,22 @@ func (s *Server) retryAfter() string {
 // A non-zero status means failure with that status and detail; over reports that the failure
 // is the element budget's.
 func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Options) (elems []element.Element, status int, detail string, over bool) {
-	name, ctype, data := up.filename, up.contentType, up.data
+	name, ctype, body := up.filename, up.contentType, up.body
 	if ctype == "application/gzip" || ctype == "application/x-gzip" || strings.HasSuffix(name, ".gz") {
-		raw, err := gunzip(data, s.cfg.MaxBodyBytes)
+		raw, err := gunzip(body, s.cfg.MaxBodyBytes)
 		if err != nil {
+			var stored *spoolError
+			if errors.As(err, &stored) {
+				return nil, http.StatusInternalServerError, "The decompressed upload could not be stored on the server", false
+			}
 			if errors.Is(err, errTooLarge) {
 				return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("Decompressed file is larger than the limit of %d bytes.", s.cfg.MaxBodyBytes), false
 			}
 			// A damaged gzip is the client's problem: 400 (the reference answers 500).
 			return nil, http.StatusBadRequest, err.Error(), false
 		}
-		data = raw
+		defer raw.close()
+		body = raw
 		name = strings.TrimSuffix(name, ".gz")
 		ctype = opts.GzUncompressedContentType
 		if ctype == "" {
@@ -268,7 +280,10 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 		// The reference forces this for .msg files because clients label them badly.
 		opts.ContentType = "application/x-ole-storage"
 	}
-	doc := engine.NewDocument(name, data)
+	// A large upload is its temporary file: the PDF precheck and the strategy read it from
+	// there, and a plugin process opens it by path.
+	content, size := body.content()
+	doc := &engine.Document{Filename: name, Content: content, Size: size}
 	doc.ContentType = ctype
 	start := time.Now()
 	elems, err := engine.Partition(ctx, doc, opts)
@@ -308,25 +323,29 @@ func errorStatus(err error) (int, string) {
 
 var errTooLarge = errors.New("decompressed data too large")
 
-// gunzip decompresses every gzip member of data, refusing output beyond limit (a small upload
-// can expand a thousandfold). Messages mirror Python's gzip module, as the reference's 500
-// detail does.
-func gunzip(data []byte, limit int64) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+// gunzip decompresses every gzip member of the upload into a spool, refusing output beyond
+// limit (a small upload can expand a thousandfold). Messages mirror Python's gzip module, as
+// the reference's 500 detail does.
+func gunzip(in *spool, limit int64) (*spool, error) {
+	zr, err := gzip.NewReader(in.reader())
 	if err != nil {
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			if len(data) < 2 || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			magic := make([]byte, min(2, in.size))
+			_, _ = io.ReadFull(in.reader(), magic)
+			if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 				//lint:ignore ST1005 the reference's detail text (Python gzip messages)
-				return nil, fmt.Errorf("Not a gzipped file (%s)", pyBytesRepr(data[:min(2, len(data))]))
+				return nil, fmt.Errorf("Not a gzipped file (%s)", pyBytesRepr(magic))
 			}
 			//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 			return nil, errors.New("Compressed file ended before the end-of-stream marker was reached")
 		}
 		return nil, err
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	out, err := newSpool(zr, limit)
 	switch {
-	case err == nil && int64(len(out)) > limit:
+	case err == nil:
+		return out, nil
+	case errors.Is(err, errTooLarge):
 		return nil, errTooLarge
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		//lint:ignore ST1005 the reference's detail text (Python gzip messages)
@@ -336,10 +355,8 @@ func gunzip(data []byte, limit int64) ([]byte, error) {
 	case errors.Is(err, gzip.ErrHeader):
 		//lint:ignore ST1005 the reference's detail text (Python gzip messages)
 		return nil, errors.New("Not a gzipped file")
-	case err != nil:
-		return nil, err
 	}
-	return out, nil
+	return nil, err
 }
 
 // pyBytesRepr renders b as Python's bytes repr (b'\x00a'), as the reference's gzip error does.
