@@ -263,11 +263,36 @@ func (p *parser) run() (wordproc.Inline, error) {
 			in.PageBreakAt = append(in.PageBreakAt, b.Len())
 		case "drawing", "pict", "object", "AlternateContent":
 			return p.shapes(t)
+		case "ruby":
+			return p.ruby(&b)
 		}
 		return p.Skip()
 	})
 	in.Text = b.String()
 	return in, err
+}
+
+// ruby writes the base text of a phonetic guide (w:ruby, furigana over Japanese or pinyin over
+// Chinese) to b and leaves its annotation (w:rt) out, as the line reads in print. python-docx
+// reads no ruby, so the reference loses the annotated characters themselves.
+func (p *parser) ruby(b *strings.Builder) error {
+	return p.Children(func(t xml.StartElement) error {
+		if t.Name.Local != "rubyBase" {
+			return p.Skip()
+		}
+		return p.Children(func(t xml.StartElement) error {
+			if t.Name.Local != "r" {
+				return p.Skip()
+			}
+			if p.nest++; p.nest > opc.MaxDepth {
+				return opc.ErrTooDeep
+			}
+			r, err := p.run()
+			p.nest--
+			b.WriteString(r.Text)
+			return err
+		})
+	})
 }
 
 // shapes reads the text boxes inside a drawing, VML picture or alternate content (shapes,

@@ -437,3 +437,18 @@ func TestInlineWrappers(t *testing.T) {
 		t.Errorf("got %+v", out)
 	}
 }
+
+func TestRuby(t *testing.T) {
+	// 東京 with furigana とうきょう over it: the line reads 東京へ行きます。, the guide left out.
+	body := `<w:p><w:r><w:ruby><w:rubyPr><w:rubyAlign w:val="distributeSpace"/></w:rubyPr>` +
+		`<w:rt><w:r><w:t>とうきょう</w:t></w:r></w:rt>` +
+		`<w:rubyBase><w:r><w:t>東京</w:t></w:r></w:rubyBase></w:ruby></w:r>` +
+		r(`へ行きます。`) + `</w:p>`
+	out, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Text != "東京へ行きます。" {
+		t.Errorf("got %+v", out)
+	}
+}

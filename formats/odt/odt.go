@@ -439,7 +439,10 @@ func (b *builder) inline(st *inlineState, bold, italic bool, url string, link bo
 					return err
 				}
 			case "bookmark", "bookmark-start", "bookmark-end", "soft-page-break",
-				"reference-mark", "reference-mark-start", "reference-mark-end", "annotation", "annotation-end":
+				"reference-mark", "reference-mark-start", "reference-mark-end", "annotation", "annotation-end",
+				// A phonetic guide's annotation (furigana) sits over its base text, which is
+				// read as the line reads in print.
+				"ruby-text":
 				if err := b.Skip(); err != nil {
 					return err
 				}

@@ -147,3 +147,14 @@ func TestFrames(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestRuby(t *testing.T) {
+	body := `<text:p><text:ruby><text:ruby-base>東京</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text></text:ruby>へ行きます。</text:p>`
+	got, err := partitionBytes(t, "x.odt", odtOf(t, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Text != "東京へ行きます。" {
+		t.Errorf("got %+v", got)
+	}
+}
