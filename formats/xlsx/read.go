@@ -24,13 +24,15 @@ const (
 	kBool
 	kStr
 	kDate
+	kTime // a time of day (datetime.time): a date-formatted serial in [0, 1); s holds str()
+	kDur  // an elapsed time (datetime.timedelta, formats like [h]:mm); f in microseconds
 )
 
 // value is one cell.
 type value struct {
 	k kind
 	s string  // kStr text
-	f float64 // kInt/kFloat/kBool (1/0); kDate: Unix time in microseconds
+	f float64 // kInt/kFloat/kBool (1/0); kDate: Unix time in microseconds; kDur: microseconds
 }
 
 func (v value) time() time.Time { return time.UnixMicro(int64(v.f)).UTC() }
@@ -66,7 +68,7 @@ var naStrings = map[string]bool{
 type workbook struct {
 	pkg      *opc.Package
 	strings  []string
-	dateXf   []bool
+	dateXf   []numStyle
 	date1904 bool
 }
 
@@ -166,8 +168,38 @@ func readSharedStrings(ctx context.Context, r io.Reader) ([]string, error) {
 	}
 }
 
-// builtinDateFormats are the built-in number formats openpyxl reads as dates.
-func builtinDate(id int) bool { return id >= 14 && id <= 22 || id >= 45 && id <= 47 }
+// numStyle is what a cell format makes of a number, as openpyxl reads it.
+type numStyle uint8
+
+const (
+	styleNumber  numStyle = iota
+	styleDate             // a datetime, or a time of day for a serial under one day
+	styleElapsed          // a timedelta: the format starts with [h], [m] or [s] (durations, timesheets)
+)
+
+// builtinStyle is what openpyxl makes of the built-in number formats: 14-22 and 45-47 are dates
+// and times, 46 ([h]:mm:ss) elapsed time.
+func builtinStyle(id int) numStyle {
+	switch {
+	case id == 46:
+		return styleElapsed
+	case id >= 14 && id <= 22 || id >= 45 && id <= 47:
+		return styleDate
+	}
+	return styleNumber
+}
+
+// isElapsedFormat is openpyxl's is_timedelta_format: the first section of the code starts with
+// an elapsed-time bracket ([h], [hh], [m], [mm], [s], [ss]).
+func isElapsedFormat(code string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(code), ";")
+	for _, p := range []string{"[h]", "[hh]", "[m]", "[mm]", "[s]", "[ss]"} {
+		if strings.HasPrefix(first, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // isDateFormat is openpyxl's test for a custom format code: after removing quoted literals,
 // escapes and bracketed sections (other than elapsed-time ones), any of d m y h s is a date.
@@ -206,8 +238,8 @@ func isDateFormat(code string) bool {
 		!strings.EqualFold(strings.TrimSpace(code), "general")
 }
 
-// readStyles returns, per cell format index, whether it formats numbers as dates.
-func readStyles(data []byte) []bool {
+// readStyles returns, per cell format index, what it makes of numbers.
+func readStyles(data []byte) []numStyle {
 	var doc struct {
 		NumFmts []struct {
 			ID   int    `xml:"numFmtId,attr"`
@@ -224,12 +256,16 @@ func readStyles(data []byte) []bool {
 	for _, f := range doc.NumFmts {
 		custom[f.ID] = f.Code
 	}
-	out := make([]bool, len(doc.Xfs))
+	out := make([]numStyle, len(doc.Xfs))
 	for i, xf := range doc.Xfs {
-		if code, ok := custom[xf.NumFmtID]; ok {
-			out[i] = isDateFormat(code)
-		} else {
-			out[i] = builtinDate(xf.NumFmtID)
+		code, ok := custom[xf.NumFmtID]
+		switch {
+		case !ok:
+			out[i] = builtinStyle(xf.NumFmtID)
+		case isDateFormat(code) && isElapsedFormat(code):
+			out[i] = styleElapsed
+		case isDateFormat(code):
+			out[i] = styleDate
 		}
 	}
 	return out
@@ -447,15 +483,86 @@ func (wb *workbook) typed(typ string, style int, raw, inline string) value {
 	if err != nil {
 		return strValue(raw)
 	}
-	if style >= 0 && style < len(wb.dateXf) && wb.dateXf[style] {
-		if t, ok := excelTime(f, wb.date1904); ok {
-			return dateValue(t)
+	if style >= 0 && style < len(wb.dateXf) {
+		switch wb.dateXf[style] {
+		case styleElapsed:
+			if v, ok := elapsedValue(f); ok {
+				return v
+			}
+		case styleDate:
+			if v, ok := timeOfDay(f); ok {
+				return v
+			}
+			if t, ok := excelTime(f, wb.date1904); ok {
+				return dateValue(t)
+			}
 		}
 	}
 	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
 		return value{k: kInt, f: f}
 	}
 	return value{k: kFloat, f: f}
+}
+
+// timeOfDay is openpyxl's reading of a date-formatted serial in [0, 1) that stays under a
+// day once rounded to the millisecond: a datetime.time, whose str() pandas shows ("10:30:00";
+// a time column was shown as 1899-12-31 10:30:00).
+func timeOfDay(serial float64) (value, bool) {
+	if !(serial >= 0 && serial < 1) {
+		return value{}, false
+	}
+	ms := int64(math.RoundToEven(serial * 86400e3))
+	if ms >= 86400e3 {
+		return value{}, false
+	}
+	s := fmt.Sprintf("%02d:%02d:%02d", ms/3600e3, ms/60e3%60, ms/1e3%60)
+	if ms%1000 != 0 {
+		s += fmt.Sprintf(".%06d", ms%1000*1000)
+	}
+	return value{k: kTime, s: s}, true
+}
+
+// elapsedValue is openpyxl's timedelta for an elapsed-time format: whole seconds, the rest
+// rounded to the millisecond. Negative and absurd serials stay numbers.
+func elapsedValue(serial float64) (value, bool) {
+	if !(serial >= 0 && serial <= 2958466) {
+		return value{}, false
+	}
+	us := math.RoundToEven(serial * 86400e6)
+	sec := math.Floor(us / 1e6)
+	frac := math.RoundToEven((us-sec*1e6)/1e3) * 1e3
+	return value{k: kDur, f: sec*1e6 + frac}, true
+}
+
+// pyTimedelta is str() of a datetime.timedelta of us microseconds (≥ 0): "1 day, 18:00:00",
+// "0:30:57.500000", as an object column shows it.
+func pyTimedelta(us int64) string {
+	days, rest := us/86400e6, us%86400e6
+	s := fmt.Sprintf("%d:%02d:%02d", rest/3600e6, rest/60e6%60, rest/1e6%60)
+	if days == 1 {
+		s = "1 day, " + s
+	} else if days != 0 {
+		s = fmt.Sprintf("%d days, %s", days, s)
+	}
+	if rest%1e6 != 0 {
+		s += fmt.Sprintf(".%06d", rest%1e6)
+	}
+	return s
+}
+
+// pandasTimedelta is how pandas shows a value of a timedelta64 column: "1 days" when every value
+// of the column is whole days, else "1 days 18:00:00" (sub-second digits where the value has
+// them).
+func pandasTimedelta(us int64, evenDays bool) string {
+	days, rest := us/86400e6, us%86400e6
+	if evenDays {
+		return fmt.Sprintf("%d days", days)
+	}
+	s := fmt.Sprintf("%d days %02d:%02d:%02d", days, rest/3600e6, rest/60e6%60, rest/1e6%60)
+	if rest%1e6 != 0 {
+		s += fmt.Sprintf(".%06d", rest%1e6)
+	}
+	return s
 }
 
 func strValue(s string) value {

@@ -38,10 +38,13 @@ const ssNS = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" 
 
 // book builds a workbook with one sheet per (name, sheetData XML) pair.
 func book(t testing.TB, sheets [][2]string, sharedStrings []string) []byte {
-	files := map[string]string{
-		"xl/styles.xml": `<styleSheet ` + ssNS + `><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\-mm\-dd"/></numFmts>` +
-			`<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/></cellXfs></styleSheet>`,
-	}
+	return styledBook(t, `<styleSheet `+ssNS+`><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\-mm\-dd"/></numFmts>`+
+		`<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/></cellXfs></styleSheet>`, sheets, sharedStrings)
+}
+
+// styledBook is book with its own styles part.
+func styledBook(t testing.TB, styles string, sheets [][2]string, sharedStrings []string) []byte {
+	files := map[string]string{"xl/styles.xml": styles}
 	var sh, rels strings.Builder
 	for i, s := range sheets {
 		fmt.Fprintf(&sh, `<sheet name="%s" sheetId="%d" r:id="rId%d"/>`, s[0], i+1, i+1)
@@ -313,5 +316,44 @@ func TestSheetShapesText(t *testing.T) {
 	}
 	if got[1].Metadata.PageName != "Budget" || *got[1].Metadata.PageNumber != 1 {
 		t.Errorf("metadata %+v", got[1].Metadata)
+	}
+}
+
+func TestTimesAndDurations(t *testing.T) {
+	// Styles: 1 h:mm (built-in 20), 2 [h]:mm:ss (built-in 46), 3 custom [hh]:mm, 4 custom
+	// mm:ss.0 (a time), 5 yyyy-mm-dd.
+	styles := `<styleSheet ` + ssNS + `><numFmts count="3"><numFmt numFmtId="164" formatCode="[hh]:mm"/>` +
+		`<numFmt numFmtId="165" formatCode="mm:ss.0"/><numFmt numFmtId="166" formatCode="yyyy\-mm\-dd"/></numFmts>` +
+		`<cellXfs count="6"><xf numFmtId="0"/><xf numFmtId="20"/><xf numFmtId="46"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/></cellXfs></styleSheet>`
+	cell := func(ref string, s int, v string) string {
+		return fmt.Sprintf(`<c r="%s" s="%d"><v>%s</v></c>`, ref, s, v)
+	}
+	sheet := row(1, c("A1", "inline", "start"), c("B1", "inline", "worked"), c("C1", "inline", "total"), c("D1", "inline", "lap"), c("E1", "inline", "when")) +
+		row(2, cell("A2", 1, "0.375"), cell("B2", 2, "0.3125"), cell("C2", 3, "1"), cell("D2", 4, "0.0003530092593"), cell("E2", 5, "45296")) +
+		row(3, cell("A3", 1, "0.75"), cell("B3", 2, "1.75"), cell("C3", 3, "2"), cell("D3", 4, "0.5"), cell("E3", 5, "0.25"))
+	// A second sheet without a header: its columns hold durations only (a timedelta64 column).
+	bare := row(1, cell("A1", 2, "0.3125"), cell("B1", 3, "1")) + row(2, cell("A2", 2, "1.75"), cell("B2", 3, "2"))
+	got, err := partitionBytes(t, "times.xlsx", styledBook(t, styles, [][2]string{{"Times", sheet}, {"Bare", bare}}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header makes every column object: times and durations are their Python str().
+	want := []string{`<table><tr><td>start</td><td>worked</td><td>total</td><td>lap</td><td>when</td></tr>` +
+		`<tr><td>09:00:00</td><td>7:30:00</td><td>1 day, 0:00:00</td><td>00:00:30.500000</td><td>2024-01-05 00:00:00</td></tr>` +
+		`<tr><td>18:00:00</td><td>1 day, 18:00:00</td><td>2 days, 0:00:00</td><td>12:00:00</td><td>06:00:00</td></tr></table>`,
+		`<table><tr><td>0 days 07:30:00</td><td>1 days</td></tr><tr><td>1 days 18:00:00</td><td>2 days</td></tr></table>`}
+	if len(got) != len(want) {
+		t.Fatalf("got %d elements: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if got[i].Metadata.TextAsHTML != w {
+			t.Errorf("#%d: got %s\nwant %s", i, got[i].Metadata.TextAsHTML, w)
+		}
+	}
+	// In a column with other values a duration is a Python timedelta's str().
+	for us, want := range map[int64]string{86400e6 + 18*3600e6: "1 day, 18:00:00", 1857e6 + 500e3: "0:30:57.500000", 3 * 86400e6: "3 days, 0:00:00"} {
+		if got := pyTimedelta(us); got != want {
+			t.Errorf("pyTimedelta(%d) = %q, want %q", us, got, want)
+		}
 	}
 }

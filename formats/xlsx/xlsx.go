@@ -153,6 +153,7 @@ const (
 	dtInt
 	dtBool
 	dtDate
+	dtDur
 	dtObject
 )
 
@@ -161,8 +162,8 @@ const (
 // float and a bool column object).
 func columnTypes(sd *sheetData) []dtype {
 	type acc struct {
-		n                             int
-		ints, floats, bools, dates, o bool
+		n                                   int
+		ints, floats, bools, dates, durs, o bool
 	}
 	accs := make([]acc, sd.width)
 	for _, row := range sd.cells {
@@ -178,6 +179,8 @@ func columnTypes(sd *sheetData) []dtype {
 				a.bools = true
 			case kDate:
 				a.dates = true
+			case kDur:
+				a.durs = true
 			default:
 				a.o = true
 			}
@@ -189,8 +192,13 @@ func columnTypes(sd *sheetData) []dtype {
 		switch {
 		case a.n == 0:
 			out[i] = dtFloat
-		case a.o || a.bools && (a.ints || a.floats || a.dates) || a.dates && (a.ints || a.floats):
+		case a.o || a.bools && (a.ints || a.floats || a.dates) || a.dates && (a.ints || a.floats),
+			a.durs && (a.ints || a.floats || a.bools || a.dates):
+			// datetime.time values (kTime) keep a column object too: pandas infers no dtype
+			// for them.
 			out[i] = dtObject
+		case a.durs:
+			out[i] = dtDur
 		case a.bools:
 			if gap {
 				out[i] = dtObject
@@ -484,6 +492,14 @@ func table(rows [][]cell, c0, c1 int, types []dtype) element.Element {
 					grid[colVals[j][k]][j].Text = v.time().Format("2006-01-02 15:04:05")
 				}
 			}
+		case dtDur:
+			evenDays := true
+			for _, i := range colVals[j] {
+				evenDays = evenDays && int64(find(i, col).f)%86400e6 == 0
+			}
+			for _, i := range colVals[j] {
+				grid[i][j].Text = pandasTimedelta(int64(find(i, col).f), evenDays)
+			}
 		default:
 			for _, i := range colVals[j] {
 				grid[i][j].Text = scalarString(find(i, col), dt)
@@ -524,8 +540,13 @@ func normalizeSpace(s string) string {
 // scalarString is str() of a frame value of a column with dtype dt.
 func scalarString(v value, dt dtype) string {
 	switch v.k {
-	case kStr:
+	case kStr, kTime:
 		return v.s
+	case kDur:
+		if dt == dtDur { // a pandas Timedelta
+			return pandasTimedelta(int64(v.f), false)
+		}
+		return pyTimedelta(int64(v.f))
 	case kBool:
 		if v.f != 0 {
 			return "True"
