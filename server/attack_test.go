@@ -459,3 +459,43 @@ func TestAttackTextAsHTMLIsOnlyTableMarkup(t *testing.T) {
 		}
 	}
 }
+
+// /metrics answered anyone who could reach the server, key or not: traffic by route and status,
+// the kinds of documents partitioned (quarry_documents_total{filetype}), 401 and 429 counts (a
+// key guesser's progress), the Go version and the process's resources. With API keys it now
+// asks for one like every other route that is not the health check; Prometheus sends it as a
+// bearer token, or scrapes MetricsHandler on an address of its own (quarry serve --metrics-addr).
+func TestAttackMetricsNeedAKey(t *testing.T) {
+	srv := New(Config{APIKeys: []string{"k"}})
+	get := func(h http.Handler, key string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	if rec := get(srv, ""); rec.Code != http.StatusUnauthorized || strings.Contains(rec.Body.String(), "quarry_") {
+		t.Errorf("keyless /metrics: %d %.80s", rec.Code, rec.Body)
+	}
+	if rec := get(srv, "wrong"); rec.Code != http.StatusUnauthorized {
+		t.Errorf("/metrics with a wrong key: %d", rec.Code)
+	}
+	if rec := get(srv, "k"); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "quarry_http_requests_total") {
+		t.Errorf("/metrics with the key: %d %.80s", rec.Code, rec.Body)
+	}
+	// The separate listener's handler needs none, and serves nothing else.
+	if rec := get(srv.MetricsHandler(), ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "quarry_http_requests_total") {
+		t.Errorf("MetricsHandler: %d %.80s", rec.Code, rec.Body)
+	}
+	rec := httptest.NewRecorder()
+	srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/healthcheck", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("MetricsHandler serves /healthcheck: %d", rec.Code)
+	}
+	// Keyless servers keep a keyless /metrics (loopback by default).
+	if rec := get(New(Config{}), ""); rec.Code != http.StatusOK {
+		t.Errorf("keyless server's /metrics: %d", rec.Code)
+	}
+}

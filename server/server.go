@@ -154,7 +154,7 @@ func New(cfg Config) *Server {
 	mux.HandleFunc("/general/docs", s.handleDocs)
 	mux.HandleFunc("/docs", s.handleDocs)
 	mux.HandleFunc("/docs.js", s.handleDocsJS)
-	mux.Handle("/metrics", s.metrics.handler())
+	mux.HandleFunc("/metrics", s.handleMetrics)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusNotFound, "Not Found")
 	})
@@ -214,6 +214,28 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", docsCSP)
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Write(s.docsPage(r))
+}
+
+// handleMetrics serves the metrics to key holders: they tell who partitions what kinds of
+// documents, how often, with what failures (401s and 429s: a key guesser's progress), and
+// describe the process. A scraper without a key reads MetricsHandler on an address of its own.
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if status, msg := s.keys.Deny(s.cfg.AuthLimiter, w, r); status != 0 {
+		writeDetail(w, status, msg)
+		return
+	}
+	s.metrics.handler().ServeHTTP(w, r)
+}
+
+// MetricsHandler serves /metrics without a key, and nothing else, for a listener of its own
+// that only the monitoring system reaches (quarry serve --metrics-addr).
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", s.metrics.handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeDetail(w, http.StatusNotFound, "Not Found")
+	})
+	return mux
 }
 
 func methodNotAllowed(w http.ResponseWriter, allow string) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -89,6 +90,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxResponse := byteSize(256 << 20)
 	fs.Var(&maxResponse, "max-response", "largest answer of the partition API, e.g. 256MiB; larger ones are refused (422) instead of built in memory (env QUARRY_MAX_RESPONSE)")
 	authFailures := fs.Int("auth-failures", 10, "refused API keys per minute from one client address before it gets 429 for a minute; -1 = no limit (behind a reverse proxy that limits, since all clients then share its address) (env QUARRY_AUTH_FAILURES)")
+	metricsAddr := fs.String("metrics-addr", envDefault("QUARRY_METRICS_ADDR", ""), "also serve /metrics without a key on this address, e.g. 127.0.0.1:9090, for a scraper without the API key; /metrics on --addr needs a key whenever keys are set (env QUARRY_METRICS_ADDR)")
 	po := platformFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: quarry serve [flags]\n\nServes the web UI (/ui/), the API docs (/docs), the partition API (POST /general/v0/general), the\nplatform API (/api/v1/), /healthcheck and /metrics on one address.")
@@ -180,6 +182,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *metricsAddr != "" {
+		stop, err := serveMetrics(ctx, *metricsAddr, srv, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stop()
+	}
 	announce(stderr, pretty, log, ln, len(keys), p.Store.String())
 	return srv.Serve(ctx, ln, *grace)
 }
@@ -236,4 +246,30 @@ func readKeysFile(path string) ([]string, error) {
 		return nil, fmt.Errorf("serve: api keys file %s holds no keys", path)
 	}
 	return keys, nil
+}
+
+// serveMetrics serves srv's keyless metrics on an address of their own until ctx ends (or stop
+// is called): a scraper that holds no API key reaches only this listener, which the operator
+// keeps inside the monitoring network.
+func serveMetrics(ctx context.Context, addr string, srv *server.Server, log *slog.Logger) (stop func(), err error) {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("serve: --metrics-addr: cannot listen on %s: %w", addr, err)
+	}
+	hs := &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go hs.Serve(ln)
+	log.Info("serving /metrics without a key", "metrics", "http://"+ln.Addr().String()+"/metrics")
+	if ip := addrIP(ln.Addr()); ip != nil && !ip.IsLoopback() {
+		log.Warn("--metrics-addr is reachable beyond this machine: anyone who reaches it reads the metrics; keep it inside the monitoring network", "addr", ln.Addr().String())
+	}
+	return func() { hs.Close() }, nil
+}
+
+func addrIP(a net.Addr) net.IP {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP
+	}
+	return nil
 }

@@ -184,3 +184,40 @@ func TestServeAuthFailuresSharedAcrossSurfaces(t *testing.T) {
 		t.Fatal("--auth-failures 0 accepted")
 	}
 }
+
+// With keys, /metrics on the service's address needs one; --metrics-addr serves it keyless on
+// an address of its own (for a scraper without the key), and nothing else there.
+func TestServeMetricsKeyedOrOnTheirOwnAddress(t *testing.T) {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	maddr := free.Addr().String()
+	free.Close()
+	rec := serve(t, "--api-key", "k", "--metrics-addr", maddr)
+	b := strings.TrimSuffix(rec["health"].(string), "/healthcheck")
+	get := func(u, key string) int {
+		req, _ := http.NewRequest("GET", u, nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		url, key string
+		want     int
+	}{
+		{b + "/metrics", "", 401}, {b + "/metrics", "k", 200},
+		{"http://" + maddr + "/metrics", "", 200}, {"http://" + maddr + "/healthcheck", "", 404},
+		{"http://" + maddr + "/api/v1/sources", "", 404},
+	} {
+		if got := get(c.url, c.key); got != c.want {
+			t.Errorf("GET %s (key %q): %d, want %d", c.url, c.key, got, c.want)
+		}
+	}
+}
