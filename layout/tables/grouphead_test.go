@@ -136,7 +136,9 @@ func TestCloseLabelsStaySeparate(t *testing.T) {
 func TestGroupHeadsBetweenColumnRules(t *testing.T) {
 	// Short group labels, each centred over three columns but reaching over the middle label
 	// only: column rules through the head beside them mark them as the groups' labels. Without
-	// the rules such a word is the first line of the label under it.
+	// the rules they are too, as together they cover every column but the stub once (one
+	// such word over one group of two is the first line of the label under it:
+	// TestCentredGroupHeads).
 	page := func(rules bool) *Page {
 		ws := phrase("Model", 72, 700)
 		ws = append(ws, centredAt("Dev", 205, 700)...)
@@ -161,7 +163,36 @@ func TestGroupHeadsBetweenColumnRules(t *testing.T) {
 	if len(ts) != 1 {
 		t.Fatalf("without rules: %d tables, want 1", len(ts))
 	}
+	if h := ts[0].HTML(); !strings.Contains(h, want) {
+		t.Errorf("without rules, head:\n%s\nwant\n%s", h, want)
+	}
+	// Only "Dev": the columns of the second group have nothing above them.
+	ws := phrase("Model", 72, 700)
+	ws = append(ws, centredAt("Dev", 205, 700)...)
+	ws = append(ws, row(688, groupCols, "", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ")...)
+	ws = append(ws, groupBody(688)...)
+	ts = find(t, &Page{Words: ws})
+	if len(ts) != 1 {
+		t.Fatalf("one label: %d tables, want 1", len(ts))
+	}
 	if h := ts[0].HTML(); strings.Contains(h, "colspan") {
-		t.Errorf("without rules a word over one label spanned columns:\n%s", h)
+		t.Errorf("a word over one label of one group spanned columns:\n%s", h)
+	}
+}
+
+// TestOneWordOverOddColumns: one word centred over the three columns of figures, reaching over
+// the middle label only, no rule: the group label of all three.
+func TestOneWordOverOddColumns(t *testing.T) {
+	xs := []float64{72, 150, 200, 250}
+	ws := phrase("Model", 72, 700)
+	ws = append(ws, centredAt("Accuracy", 215, 700)...)
+	ws = append(ws, row(688, xs, "", "Top-1", "Top-5", "Top-20")...)
+	for i, label := range []string{"BM25", "DPR", "Hybrid"} {
+		ws = append(ws, row(676-12*float64(i), xs, label, "59.1", "66.9", "55.0")...)
+	}
+	h := headOf(t, &Page{Words: ws})
+	want := `<thead><tr><th rowspan="2">Model</th><th colspan="3">Accuracy</th></tr><tr><th>Top-1</th><th>Top-5</th><th>Top-20</th></tr></thead>`
+	if !strings.Contains(h, want) {
+		t.Errorf("head:\n%s\nwant\n%s", h, want)
 	}
 }

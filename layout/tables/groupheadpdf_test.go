@@ -56,3 +56,32 @@ func TestGroupHeadsPDF(t *testing.T) {
 		t.Errorf("HTML\n%s\nwant\n%s", h, want)
 	}
 }
+
+// TestOneWordGroupHeadPDF: "Accuracy" centred over three columns of figures, reaching over the
+// middle label alone, without any rule: one cell over the three (a word over one column of
+// a two-group head would be that label's first line: TestCentredGroupHeads).
+func TestOneWordGroupHeadPDF(t *testing.T) {
+	const size = 9.0
+	var b strings.Builder
+	xs := []float64{72, 150, 200, 250}
+	show := func(x, y float64, s string) { b.WriteString(pdftest.Text("F1", size, x, y, s)) }
+	show(72, 700, "Method")
+	span := xs[3] + size*helvWidth("Top-20")
+	show((xs[1]+span)/2-size*helvWidth("Accuracy")/2, 700, "Accuracy")
+	for i, s := range []string{"Top-1", "Top-5", "Top-20"} {
+		show(xs[i+1], 688, s)
+	}
+	for r, label := range []string{"BM25", "DPR", "Hybrid"} {
+		for i, s := range []string{label, "44.9", "66.8", "78.1"} {
+			show(xs[i], 673-12*float64(r), s)
+		}
+	}
+	ts, _ := pdfTables(t, onePagePDF("", b.String()))
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	want := `<thead><tr><th rowspan="2">Method</th><th colspan="3">Accuracy</th></tr><tr><th>Top-1</th><th>Top-5</th><th>Top-20</th></tr></thead>`
+	if h := ts[0].HTML(); !strings.Contains(h, want) {
+		t.Errorf("HTML\n%s\nwant\n%s", h, want)
+	}
+}

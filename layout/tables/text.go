@@ -732,6 +732,10 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 		if len(cols) > 0 && cols[0] == 0 {
 			cols = cols[1:]
 		}
+		// The line's group labels: their runs of columns, and those of words that reach
+		// over one label only (weak), by first word.
+		var runs [][2]int
+		weaks := map[int][2]int{}
 		for pi, p := range l.phrases {
 			pw := l.words[p[0]:p[1]]
 			size := ws[pw[0]].Size
@@ -791,6 +795,7 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 				}
 				if a >= 0 && b > a {
 					out[pw[0]] = [2]int{a, b}
+					runs = append(runs, [2]int{a, b})
 					ruled = true
 					break
 				}
@@ -799,7 +804,7 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 				continue
 			}
 			pc := (px0 + px1) / 2
-			best := [2]int{-1, -1}
+			best, weak := [2]int{-1, -1}, [2]int{-1, -1}
 			for i, a := range cols {
 				for j := i + 1; j < len(cols); j++ {
 					b := cols[j]
@@ -822,6 +827,9 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 						}
 					}
 					if over < 2 && !ruledSide {
+						if weak[0] < 0 || b-a > weak[1]-weak[0] {
+							weak = [2]int{a, b}
+						}
 						continue
 					}
 					if best[0] < 0 || b-a > best[1]-best[0] {
@@ -829,12 +837,49 @@ func groupHeads(block []tline, firstBody int, ws []Word, hs []hrule, vs []vrule,
 					}
 				}
 			}
-			if best[0] >= 0 {
+			switch {
+			case best[0] >= 0:
 				out[pw[0]] = best
+				runs = append(runs, best)
+			case weak[0] >= 0:
+				weaks[pw[0]] = weak
+			}
+		}
+		// Words centred over runs of columns but reaching over one label each are group
+		// labels when, with the line's other group labels, they cover every labelled column
+		// but the stub once: the line partitions the columns into groups ("Dev" and "Test"
+		// over three columns each, "Accuracy" over all three). A word over one group of
+		// several leaves columns uncovered and is the first line of the label under it.
+		if len(weaks) > 0 && tiles(runs, weaks, cols) {
+			for w, r := range weaks {
+				out[w] = r
 			}
 		}
 	}
 	return out
+}
+
+// tiles reports whether the runs of columns, strong and weak, cover the columns cols (sorted)
+// each exactly once and nothing else.
+func tiles(runs [][2]int, weaks map[int][2]int, cols []int) bool {
+	all := append([][2]int(nil), runs...)
+	for _, r := range weaks {
+		all = append(all, r)
+	}
+	in := map[int]bool{}
+	for _, c := range cols {
+		in[c] = true
+	}
+	seen := map[int]bool{}
+	for _, r := range all {
+		for c := r[0]; c <= r[1]; c++ {
+			if !in[c] || seen[c] {
+				return false
+			}
+			seen[c] = true
+		}
+	}
+	return len(seen) == len(cols)
 }
 
 // proseColumn returns the first or last column of a block when it is running text, else -1:
