@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
@@ -661,6 +662,7 @@ func buildBlocks(ls []tline, body float64) []region {
 	}
 	var done []region
 	var active []*open
+	pitch := pagePitches(ls)
 	for _, l := range ls {
 		// Blocks whose last line is far above can take no more lines.
 		keep := active[:0]
@@ -675,7 +677,7 @@ func buildBlocks(ls []tline, body float64) []region {
 		var best *open
 		bestOv := 0.0
 		for _, o := range active {
-			if !continues(&o.r, o.last, l, body) {
+			if !continues(&o.r, o.last, l, body, pitch) {
 				continue
 			}
 			ov := math.Min(o.last.b.x1, l.b.x1) - math.Max(o.last.b.x0, l.b.x0)
@@ -779,8 +781,43 @@ func orderRows(ls []tline) {
 	}
 }
 
-// continues reports whether line b, below line a, goes on a's block.
-func continues(r *region, a, b tline, body float64) bool {
+// pagePitches is the page's line pitch for each type size (to the half point): the lower
+// quartile of the steps from each line to the nearest line of its size below it in its
+// column, over at least three steps. Paragraph spacing and lines made taller by formulas only
+// lengthen steps, so the short end is the pitch; a block of two lines, whose one step says
+// nothing of its own, is measured against it. Lines come sorted by top.
+func pagePitches(ls []tline) map[float64]float64 {
+	steps := map[float64][]float64{}
+	for i, a := range ls {
+		if a.turned {
+			continue
+		}
+		k := sizeKey(a.size)
+		for j, seen := i+1, 0; j < len(ls) && seen < 64 && ls[j].b.y0-a.b.y0 < 3*math.Max(a.size, 1); j, seen = j+1, seen+1 {
+			b := ls[j]
+			if b.turned || sizeKey(b.size) != k || math.Min(a.b.x1, b.b.x1)-math.Max(a.b.x0, b.b.x0) <= 0 {
+				continue
+			}
+			if s := lineStep(a, b); s >= 0.9*a.size {
+				steps[k] = append(steps[k], s)
+				break
+			}
+		}
+	}
+	out := map[float64]float64{}
+	for k, ss := range steps {
+		if len(ss) >= 3 {
+			sort.Float64s(ss)
+			out[k] = ss[len(ss)/4]
+		}
+	}
+	return out
+}
+
+func sizeKey(size float64) float64 { return math.Round(size*2) / 2 }
+
+// continues reports whether line b, below line a, goes on a's block (pitch: pagePitches).
+func continues(r *region, a, b tline, body float64, pitch map[float64]float64) bool {
 	if a.turned != b.turned {
 		return false
 	}
@@ -823,7 +860,7 @@ func continues(r *region, a, b tline, body float64) bool {
 	// A gap between two lines well over the block's own line pitch starts a paragraph: a
 	// paragraph spacing smaller than a blank line (LibreOffice's 0.2 cm) is the only mark
 	// between two paragraphs whose last line runs full width.
-	if paragraphGap(r, b) {
+	if paragraphGap(r, b, pitch[sizeKey(b.size)]) {
 		return false
 	}
 	// Indents. A block whose later lines hang indented under its first (a reference, a list
@@ -843,12 +880,56 @@ func continues(r *region, a, b tline, body float64) bool {
 			return false
 		}
 	}
-	// A line ending a sentence well short of the block's right edge ends the paragraph.
-	t := strings.TrimSpace(a.text)
-	if len(r.lines) >= 2 && r.b.x1-a.b.x1 > 4*em && t != "" && strings.ContainsAny(t[len(t)-1:], ".!?") && math.Abs(b.b.x0-leftEdge(r)) < 0.3*em {
+	// A line ending a sentence (or a colon) short of the block's right edge ends the
+	// paragraph: short by more than 4 em, or by room enough for the next line's first word,
+	// which a line-breaker would have set there had the paragraph gone on. The block's right
+	// edge is the next line's too when the block is one line so far: paragraphs of one line
+	// each, set one under the other with no spacing, and a one-line paragraph followed by an
+	// indented first line (which a block's second line hung under its first would be too,
+	// but a hanging first line runs full).
+	words := 1
+	if len(r.lines) == 1 {
+		words = 2
+	}
+	if !endsSentence(a.text, words) {
+		return true
+	}
+	right := math.Max(r.b.x1, b.b.x1)
+	short := right-a.b.x1 > 4*em || right-a.b.x1 > firstWordWidth(b)+0.5*em
+	if !short {
+		return true
+	}
+	edge := leftEdge(r)
+	if math.Abs(b.b.x0-edge) < 0.3*em {
 		return false
 	}
-	return true
+	return !(len(r.lines) == 1 && b.b.x0-edge > 0.8*em && b.b.x0-edge < 6*em)
+}
+
+// endsSentence reports text ending in a full stop, a question or exclamation mark or a colon
+// that ends a word, before any closing quotes and brackets ("… end.”", "(… end.)"); not
+// leader dots (". . .", "...", an index or contents entry cut before its page numbers), nor
+// a mark alone ("!" for an arrow in a TeX math font). Text of fewer words than asked (a
+// formula's piece "7!", "d(x)." as a block of its own) is not a sentence.
+func endsSentence(s string, words int) bool {
+	s = strings.TrimRight(strings.TrimSpace(s), "\"'”’»)]")
+	if s == "" || !strings.ContainsAny(s[len(s)-1:], ".!?:") || strings.HasSuffix(s, "..") || strings.HasSuffix(s, "…") {
+		return false
+	}
+	f := strings.Fields(s)
+	last := []rune(f[len(f)-1])
+	return len(f) >= words && len(last) >= 2
+}
+
+// firstWordWidth is the width line l's first word takes with a space before it, from the
+// line's mean advance per character.
+func firstWordWidth(l tline) float64 {
+	n := utf8.RuneCountInString(l.text)
+	if n == 0 {
+		return 0
+	}
+	f, _, _ := strings.Cut(l.text, " ")
+	return float64(utf8.RuneCountInString(f)+1) * l.b.w() / float64(n)
 }
 
 // lineStep is how far line b sits below line a: the smaller of the steps of their tops and
@@ -868,7 +949,7 @@ func lineStep(a, b tline) float64 {
 // pitch of lines that carry inline formulas, nor next to a line that a formula makes taller
 // than the block's lines. Lines of another size (a sub- or superscript
 // pdfminer set apart) are left out, so a raised mark does not lengthen the step after it.
-func paragraphGap(r *region, b tline) bool {
+func paragraphGap(r *region, b tline, pagePitch float64) bool {
 	var steps, hs []float64
 	var prev *tline
 	for i := range r.lines {
@@ -885,8 +966,10 @@ func paragraphGap(r *region, b tline) bool {
 		}
 		prev = l
 	}
-	// The pitch needs two steps to be the block's, not one gap that may be the odd one.
-	if prev == nil || len(steps) < 2 {
+	// The pitch needs two steps to be the block's, not one gap that may be the odd one; a
+	// block of two lines has the page's pitch when its one step is that.
+	em := math.Max(b.size, 1)
+	if prev == nil || len(steps) == 0 || (len(steps) < 2 && (pagePitch == 0 || math.Abs(steps[0]-pagePitch) > 0.1*em)) {
 		return false
 	}
 	step := lineStep(*prev, b)
@@ -896,7 +979,6 @@ func paragraphGap(r *region, b tline) bool {
 	sort.Float64s(steps)
 	sort.Float64s(hs)
 	pitch := steps[len(steps)/2]
-	em := math.Max(b.size, 1)
 	// Steps shorter than the type are rows of a formula's pieces, not lines of text.
 	if pitch < 0.9*em {
 		return false
