@@ -466,3 +466,26 @@ func TestBoundaryMismatchReadAsText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A signed message's signature is not content: S/MIME's smime.p7s (an e-mail extension,
+// so read as a message of DER bytes) and PGP/MIME's signature, declared or not by type.
+func TestSignatureNotContent(t *testing.T) {
+	der := "MIIBVgYJKoZIhvcNAQcCoIIBRzCCAUMCAQExDzANBglghkgBZQMEAgEFADALBgkqhkiG9w0BBwExggEeMIIBGgIBATAA\r\n"
+	cases := map[string]string{
+		"smime": "From: a@x.io\r\nSubject: s\r\nContent-Type: multipart/signed; protocol=\"application/x-pkcs7-signature\"; boundary=B\r\n\r\n" +
+			"--B\r\nContent-Type: text/plain\r\n\r\nSigned words.\r\n--B\r\nContent-Type: application/x-pkcs7-signature; name=\"smime.p7s\"\r\n" +
+			"Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename=\"smime.p7s\"\r\n\r\n" + der + "--B--\r\n",
+		"pgp": "From: a@x.io\r\nSubject: s\r\nContent-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=B\r\n\r\n" +
+			"--B\r\nContent-Type: multipart/mixed; boundary=C\r\n\r\n--C\r\nContent-Type: text/plain\r\n\r\nSigned words.\r\n--C--\r\n" +
+			"--B\r\nContent-Type: text/plain; name=\"signature.asc\"\r\n\r\n-----BEGIN PGP SIGNATURE-----\r\niQEzBAEBCAAdFiEE\r\n-----END PGP SIGNATURE-----\r\n--B--\r\n",
+		"detached p7s": "From: a@x.io\r\nSubject: s\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n" +
+			"--B\r\nContent-Type: text/plain\r\n\r\nSigned words.\r\n--B\r\nContent-Type: application/pkcs7-signature\r\n" +
+			"Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename=\"smime.p7s\"\r\n\r\n" + der + "--B--\r\n",
+	}
+	for name, raw := range cases {
+		out := partition(t, "m.eml", []byte(raw), engine.DefaultOptions())
+		if len(out) != 1 || out[0].Text != "Signed words." {
+			t.Errorf("%s: %d elements: %+v", name, len(out), out)
+		}
+	}
+}

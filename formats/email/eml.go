@@ -105,6 +105,13 @@ func addresses(h header, key string) []string {
 	return out
 }
 
+// signatureTypes are the content types of detached signatures (S/MIME, PGP/MIME).
+var signatureTypes = map[string]bool{
+	"application/pkcs7-signature":   true,
+	"application/x-pkcs7-signature": true,
+	"application/pgp-signature":     true,
+}
+
 func isAttachment(p *part) bool { return p.disposition == "attachment" }
 
 // findBody walks the part tree as get_body does: text leaves in depth-first order (the first
@@ -165,6 +172,11 @@ func collectAttachments(p, body *part, inAlternative bool, out *[]Attachment, de
 	if p == nil || depth > maxMultiparts || p == body {
 		return
 	}
+	if signatureTypes[p.contentType] {
+		// A detached signature (smime.p7s, signature.asc) is DER or armoured bytes, not
+		// content: .p7s is an e-mail extension, so it was read as a message of binary garbage.
+		return
+	}
 	if isAttachment(p) {
 		// A multipart marked as an attachment has no single payload to partition.
 		if len(p.children) == 0 && !strings.HasPrefix(p.contentType, "multipart/") {
@@ -181,7 +193,13 @@ func collectAttachments(p, body *part, inAlternative bool, out *[]Attachment, de
 	main, sub, _ := strings.Cut(p.contentType, "/")
 	switch {
 	case main == "multipart":
-		for _, c := range p.children {
+		children := p.children
+		if sub == "signed" && len(children) > 1 {
+			// RFC 1847: the first part is the signed content, the second its signature,
+			// whatever type it is declared with.
+			children = children[:1]
+		}
+		for _, c := range children {
 			collectAttachments(c, body, inAlternative || sub == "alternative" || sub == "related", out, depth+1)
 		}
 	case (p.contentType == "message/rfc822" || p.contentType == "message/global") && !inAlternative:
