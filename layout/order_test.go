@@ -487,3 +487,20 @@ func TestOrderMarginLabelsBeforeTheirText(t *testing.T) {
 		t.Errorf("order %v, want %v\n%s", got, want, strings.Join(texts(els), "\n"))
 	}
 }
+
+// A short right column beside a long left one, and a running foot centred across the gutter
+// (so the page has no gutter from top to bottom): below the right column's foot the left
+// column's bands hold one column only, among them a one-line heading over its paragraph. A
+// one-column band is no row read across, however few lines it holds: it stays in the run
+// of columns, which is read column by column. Before, the heading's band ended the run
+// and the right column was read between the left column's first paragraph and the heading.
+func TestOrderShortColumnBesideHeadings(t *testing.T) {
+	l1, y := para(72, 720, "L1", 7, 42)
+	h := pdftest.Text("F2", 10, 72, y, "H1 Office of the Director")
+	l2, y := para(72, y-14, "L2", 9, 42)
+	h2 := pdftest.Text("F2", 10, 72, y, "H2 Other Offices")
+	l3, _ := para(72, y-14, "L3", 8, 42)
+	r, _ := para(320, 720, "R1", 3, 42)
+	foot := pdftest.Text("F1", 8, 220, 40, "F1 Annual Report of the Agency") + pdftest.Text("F1", 8, 380, 40, "19")
+	wantOrder(t, l1+h+l2+h2+l3+r+foot, "L1", "H1", "L2", "H2", "L3", "R1", "F1")
+}

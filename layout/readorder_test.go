@@ -32,7 +32,10 @@ func TestReadingOrderFloors(t *testing.T) {
 		{"../../shared/corpus/bench/pdf/multi-column.pdf", 0.957, 0.906, 0.997, true},
 		// Two columns under banners (a photograph beside the goal statement), infographics,
 		// an organisation chart; the producer draws some banners after the columns.
-		{"../../shared/corpus/bench/pdf/2019-annual-performance-report.pdf", 0.867, 0.920, 0.968, true},
+		// Page 19 (a short right column, the left one's headings below its foot) is read
+		// column by column since a one-column band no longer ends the run: stream 0.968 →
+		// 0.971; fast's order reads it as the layout did before, so vs fast 0.867 → 0.865.
+		{"../../shared/corpus/bench/pdf/2019-annual-performance-report.pdf", 0.865, 0.920, 0.971, true},
 	} {
 		data, err := os.ReadFile(c.file)
 		if err != nil {

@@ -156,8 +156,8 @@ func cmpTopLeft(a, b box) int {
 // sit elsewhere) starts a new run, and so do:
 //   - a band with something set inside a gutter of the run and touching none of its columns
 //     (a page number or a mark centred between the columns at the foot), read after them;
-//   - a band with a column of single lines only, or a band after a run of such bands: rows
-//     of a form, a table of contents, a list of exhibits, a signature block, a running foot,
+//   - a band with a column of single lines only beside another column, or a band after a
+//     run of such bands: rows of a form, a table of contents, a list of exhibits, a signature block, a running foot,
 //     where a band is a row read across (a label, an item number or a page number beside its
 //     text), whereas columns of running text hold paragraphs of several lines on every side;
 //   - a band below a horizontal rule drawn across a gutter of the run: rows of a ruled grid
@@ -195,7 +195,9 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 				}
 			}
 		}
-		rowLike[i] = slices.Contains(full, false)
+		// A band of one column is no row, however few lines it holds: a heading over its
+		// paragraph in a column the other column has already ended beside.
+		rowLike[i] = len(full) > 1 && slices.Contains(full, false)
 		tops[i], bottoms[i] = rs[b[0]].b.y0, rs[b[0]].b.y1
 		for _, k := range b {
 			tops[i], bottoms[i] = min(tops[i], rs[k].b.y0), max(bottoms[i], rs[k].b.y1)
