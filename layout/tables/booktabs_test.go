@@ -94,6 +94,10 @@ func TestBooktabsSmallTables(t *testing.T) {
 	if h := b.HTML(); !strings.Contains(h, `<thead><tr><th rowspan="2">Sim</th><th rowspan="2">Loss</th><th colspan="4">Retrieval Accuracy</th></tr><tr><th>Top-1</th>`) {
 		t.Errorf("table B head: %s", h)
 	}
+	// Row labels centred on their two rows span both (rowspan).
+	if h := b.HTML(); !strings.Contains(h, `<tr><td rowspan="2">DP</td><td>NLL</td>`) || !strings.Contains(h, `<tr><td rowspan="2">L2</td><td>NLL</td>`) {
+		t.Errorf("table B row labels: %s", h)
+	}
 	if b.HeaderRows != 2 {
 		t.Errorf("table B: %d header rows, want 2", b.HeaderRows)
 	}

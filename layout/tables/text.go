@@ -580,6 +580,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 		header[r] = rows[r].header
 	}
 	cells = spanHeadRows(cells, header, grouped)
+	cells = spanRowLabels(cells, header, ws)
 	t, ok := build(cells, len(rows), ncol, ws, Borderless, nil, nil)
 	if !ok || t.Rows < minRows || t.Cols < minCols || prose(t) || list(t) || formula(t) {
 		return Table{}, false, nil
@@ -676,6 +677,96 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 		cells = kept
 	}
 	return cells
+}
+
+// spanRowLabels gives a body cell set between its row and the next the next row too where
+// that row is empty under it (rowspan 2), as a row label centred on the two rows it labels is
+// ("DP" beside its "NLL" and "Triplet" rows, LaTeX's \multirow): the cell's middle lies in
+// the middle half of the step between the two rows' lines, and each of the two rows is one
+// line of two or more other filled cells. A cell on its row's line, over a filled cell, of
+// several lines, or beside rows of several lines (a unit line under a head's labels) stays.
+func spanRowLabels(cells []gcell, header []bool, ws []Word) []gcell {
+	nrows := len(header)
+	byRow := make([][]int, nrows)
+	for i, c := range cells {
+		byRow[c.r0] = append(byRow[c.r0], i)
+	}
+	// line returns the middle of row r's words outside cell skip, when they are two or more
+	// filled cells on one line.
+	line := func(r, skip int) (float64, bool) {
+		var box Rect
+		filled := 0
+		size := 0.0
+		for _, i := range byRow[r] {
+			if i == skip || len(cells[i].words) == 0 || cells[i].r1 != r+1 {
+				continue
+			}
+			filled++
+			for _, w := range cells[i].words {
+				box = box.Union(ws[w].Box)
+				size = maxf(size, ws[w].Size)
+			}
+		}
+		if filled < 2 || box.H() > 1.5*size {
+			return 0, false
+		}
+		return (box.Y0 + box.Y1) / 2, true
+	}
+	empty := map[[2]int]int{} // (row, column) → its empty one-row, one-column cell
+	for i, c := range cells {
+		if len(c.words) == 0 && c.r1 == c.r0+1 && c.c1 == c.c0+1 {
+			empty[[2]int{c.r0, c.c0}] = i
+		}
+	}
+	drop := map[int]bool{}
+	for i, c := range cells {
+		r := c.r0
+		if len(c.words) == 0 || c.r1 != r+1 || r+1 >= nrows || header[r] || header[r+1] {
+			continue
+		}
+		up, ok1 := line(r, i)
+		down, ok2 := line(r+1, -1)
+		step := up - down
+		if !ok1 || !ok2 || step <= 0 {
+			continue
+		}
+		var box Rect
+		size := 0.0
+		for _, w := range c.words {
+			box = box.Union(ws[w].Box)
+			size = maxf(size, ws[w].Size)
+		}
+		m := (box.Y0 + box.Y1) / 2
+		if box.H() > 1.5*size || m > up-0.25*step || m < down+0.25*step {
+			continue
+		}
+		var under []int
+		for k := c.c0; k < c.c1; k++ {
+			j, ok := empty[[2]int{r + 1, k}]
+			if !ok || drop[j] {
+				under = nil
+				break
+			}
+			under = append(under, j)
+		}
+		if under == nil {
+			continue
+		}
+		cells[i].r1 = r + 2
+		for _, j := range under {
+			drop[j] = true
+		}
+	}
+	if len(drop) == 0 {
+		return cells
+	}
+	kept := cells[:0]
+	for i, c := range cells {
+		if !drop[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // groupHeads finds the group labels of a head of two or more levels: a phrase of a head line
