@@ -77,6 +77,16 @@ var special = []struct {
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
 	{netip.MustParsePrefix("100::/64"), "discard"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "reserved (6to4 relay)"},
+	// Deprecated site-local (RFC 3879) is still routed inside some networks; netip's
+	// IsPrivate names only fc00::/7.
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},
+	// IPv4-translated (SIIT, RFC 2765/6145): a stateless translator turns ::ffff:0:a.b.c.d into
+	// a.b.c.d; Teredo (2001::/32) tunnels to the IPv4 server it embeds; ORCHID is not routed.
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "IPv4-translated"},
+	{netip.MustParsePrefix("2001::/32"), "Teredo"},
+	{netip.MustParsePrefix("2001:10::/28"), "reserved (ORCHID)"},
+	{netip.MustParsePrefix("2001:20::/28"), "reserved (ORCHIDv2)"},
 }
 
 // embedded are IPv6 ranges that carry an IPv4 address in their last 32 bits (NAT64) or in bits

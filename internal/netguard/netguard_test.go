@@ -174,3 +174,31 @@ func TestSummarizeDoesNotEchoBody(t *testing.T) {
 		t.Fatalf("summary %q", msg)
 	}
 }
+
+// IPv6 ranges that reach inside without looking like it: deprecated site-local fec0::/10 (still
+// routed on some networks; netip's IsPrivate knows only fc00::/7), SIIT's IPv4-translated
+// ::ffff:0:a.b.c.d (a stateless translator turns it into the IPv4 address), Teredo 2001::/32
+// (tunnels to an IPv4 server it embeds), ORCHID 2001:10::/28 and 2001:20::/28, and the 6to4
+// relay anycast 192.88.99.0/24. Each was allowed. No public service is addressed in them, so
+// the whole of each is refused (SIIT of a public IPv4 address too).
+func TestAttackIPv6TranslationsAndSiteLocalRefused(t *testing.T) {
+	for _, s := range []string{"fec0::1", "feff::1", "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "::ffff:0:808:808",
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:10::1", "2001:2f::1", "192.88.99.1"} {
+		if err := Check(netip.MustParseAddr(s)); !errors.Is(err, ErrBlocked) {
+			t.Errorf("Check(%s) = %v, want blocked", s, err)
+		}
+		host := s
+		if strings.Contains(s, ":") {
+			host = "[" + s + "]"
+		}
+		if err := CheckURL("http://"+host+"/", false); !errors.Is(err, ErrBlocked) {
+			t.Errorf("CheckURL(%s) = %v, want blocked", s, err)
+		}
+	}
+	// Public neighbours stay allowed.
+	for _, s := range []string{"2001:4860:4860::8888", "2001:db9::1", "2001:30::1", "192.88.100.1"} {
+		if err := Check(netip.MustParseAddr(s)); err != nil {
+			t.Errorf("Check(%s) = %v, want allowed", s, err)
+		}
+	}
+}
