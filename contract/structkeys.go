@@ -9,12 +9,13 @@ import (
 
 // KeysOf returns the options held by the struct v points to, as keys. Fields tagged
 // `key:"name"` give one key each, with the canonical value of their type: a string, bool or
-// int always; a *float64 when set; a []string when not nil (one value per item). A
-// map[string]string field tagged `key:",extra"` gives its entries as they are, without ever
-// shadowing a tagged key; a map[string][]string field so tagged gives its entries' items (the
-// list keys without a field of their own), over the other's entry of the same key. Other fields stay behind. It is the one conversion from a typed
-// options struct to keys: the engine's Options and protocol 1's frozen options_json both
-// declare their keys in tags instead of in code.
+// int always; a *float64 when set; a []string when not nil (one value per item). The field
+// tagged `key:",extra"` holds the keys without a field of their own and gives them as they are,
+// without ever shadowing a tagged key: a map[string][]string (such as Options, the engine's)
+// with every value, or a map[string]string (protocol 1's frozen options_json) with one. Other
+// fields stay behind. It is the one conversion from a typed options struct to keys: the
+// engine's Options and protocol 1's frozen options_json both declare their keys in tags
+// instead of in code.
 func KeysOf(v any) Options {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer {
@@ -43,7 +44,7 @@ func KeysOf(v any) Options {
 	}
 	for _, f := range lists {
 		for _, e := range f.MapKeys() {
-			k[e.String()] = slices.Clone(f.MapIndex(e).Interface().([]string))
+			k[e.String()] = slices.Clone(f.MapIndex(e).Convert(reflect.TypeFor[[]string]()).Interface().([]string))
 		}
 	}
 	for _, set := range tagged {
@@ -59,18 +60,16 @@ func isListMap(t reflect.Type) bool {
 
 // SetKeys sets the tagged fields of the struct v points to from k (see KeysOf): a value that
 // does not parse as the field's type leaves the field as it was; a list key sets the field even
-// to no items. Keys without a field go to the field tagged `key:",extra"`: with their items to a
-// map[string][]string one when they have other than one value (a list), else with their last
-// value to a map[string]string one, when there is one.
+// to no items. Keys without a field go to the field tagged `key:",extra"`, when there is one:
+// with every value (even none) to a map[string][]string, with their last value to a
+// map[string]string (which cannot hold a key without values: it is left out).
 func SetKeys(v any, k Options) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := map[string]reflect.Value{}
-	var extra, extraLists reflect.Value
+	var extra reflect.Value
 	for i := 0; i < rv.NumField(); i++ {
 		name, isExtra := fieldKey(rv.Type().Field(i))
 		switch {
-		case isExtra && isListMap(rv.Field(i).Type()):
-			extraLists = rv.Field(i)
 		case isExtra:
 			extra = rv.Field(i)
 		case name != "":
@@ -79,24 +78,25 @@ func SetKeys(v any, k Options) {
 	}
 	for _, name := range k.Keys() {
 		vs := k[name]
-		f, ok := fields[name]
-		if !ok {
-			if extraLists.IsValid() && len(vs) != 1 {
-				if extraLists.IsNil() {
-					extraLists.Set(reflect.MakeMap(extraLists.Type()))
-				}
-				extraLists.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(slices.Clone(vs)))
-				continue
-			}
-			if extra.IsValid() && len(vs) > 0 {
-				if extra.IsNil() {
-					extra.Set(reflect.MakeMap(extra.Type()))
-				}
-				extra.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(vs[len(vs)-1]))
-			}
+		if f, ok := fields[name]; ok {
+			setValues(f, vs)
 			continue
 		}
-		setValues(f, vs)
+		var val reflect.Value
+		switch {
+		case !extra.IsValid():
+			continue
+		case isListMap(extra.Type()):
+			val = reflect.ValueOf(slices.Clone(vs)).Convert(extra.Type().Elem())
+		case len(vs) > 0:
+			val = reflect.ValueOf(vs[len(vs)-1])
+		default:
+			continue
+		}
+		if extra.IsNil() {
+			extra.Set(reflect.MakeMap(extra.Type()))
+		}
+		extra.SetMapIndex(reflect.ValueOf(name), val)
 	}
 }
 

@@ -41,3 +41,31 @@ func TestKeysOfAndSetKeys(t *testing.T) {
 		t.Errorf("SetKey: %+v", bad)
 	}
 }
+
+// An extra field that holds lists (the engine's) keeps every key as it was given: several
+// values, one, none, an empty one; a tagged key still wins over an extra entry of its name.
+func TestKeysOfListExtra(t *testing.T) {
+	type listed struct {
+		S     string  `key:"s"`
+		Extra Options `key:",extra"`
+	}
+	in := listed{S: "x", Extra: Options{"tags": {"a", "b"}, "one": {"1"}, "none": {}, "empty": {""}, "s": {"shadow"}}}
+	k := KeysOf(&in)
+	want := Options{"s": {"x"}, "tags": {"a", "b"}, "one": {"1"}, "none": {}, "empty": {""}}
+	if !reflect.DeepEqual(k, want) {
+		t.Fatalf("KeysOf = %v, want %v", k, want)
+	}
+	var out listed
+	SetKeys(&out, k)
+	delete(in.Extra, "s")
+	if !reflect.DeepEqual(out, in) {
+		t.Errorf("SetKeys = %+v, want %+v", out, in)
+	}
+	// Protocol 1's frozen struct has a map[string]string: a list arrives as its last item,
+	// a key without values not at all.
+	var old tagged
+	SetKeys(&old, k)
+	if want := map[string]string{"tags": "b", "one": "1", "empty": ""}; !reflect.DeepEqual(old.Extra, want) {
+		t.Errorf("protocol 1 extra = %v, want %v", old.Extra, want)
+	}
+}

@@ -13,7 +13,7 @@ func (o *Options) Keys() contract.Options { return contract.KeysOf(o) }
 
 // OptionsFromKeys builds Options from contract keys on top of DefaultOptions: the standard keys
 // set their fields (a value that does not parse leaves the default), any other key goes to Extra
-// with its last value. Built-in strategies served as plugins read their options through it.
+// with all its values. Built-in strategies served as plugins read their options through it.
 func OptionsFromKeys(k contract.Options) Options {
 	o := DefaultOptions()
 	contract.SetKeys(&o, k)

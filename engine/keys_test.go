@@ -37,12 +37,8 @@ func filled(t *testing.T, variant int) Options {
 			x := 0.25 + float64(variant)
 			f.Set(reflect.ValueOf(&x))
 		case reflect.Map:
-			if f.Type().Elem().Kind() == reflect.Slice {
-				// A one-item list crosses as a scalar (Extra) and reads the same.
-				f.Set(reflect.ValueOf(map[string][]string{"x_tags": {"a", "b"}, "x_none": {}}))
-				continue
-			}
-			f.Set(reflect.ValueOf(map[string]string{"shout_volume": "11", "empty": ""}))
+			// Extra: scalars, lists of several items, of none, and an empty value all cross.
+			f.Set(reflect.ValueOf(contract.Options{"shout_volume": {"11"}, "empty": {""}, "x_tags": {"a", "b"}, "x_none": {}}))
 		default:
 			t.Fatalf("Options.%s (%s) has no wire key: give it one in keys.go (and contract.StandardKeys) or list it in hostOnly", name, f.Kind())
 		}
@@ -78,7 +74,7 @@ func TestKeysRoundTrip(t *testing.T) {
 // and every declared key is sent.
 func TestKeysDeclared(t *testing.T) {
 	o := filled(t, 1)
-	o.Extra, o.ExtraLists = nil, nil
+	o.Extra = nil
 	k := o.Keys()
 	for _, name := range k.Keys() {
 		spec, ok := contract.LookupKey(name)
@@ -104,7 +100,7 @@ func TestKeysDeclared(t *testing.T) {
 // A raw key named like a standard one cannot override the standard value.
 func TestKeysExtraShadow(t *testing.T) {
 	o := DefaultOptions()
-	o.Extra = map[string]string{"strategy": "evil", "vlm_dry_run": "true"}
+	o.Extra = contract.Options{"strategy": {"evil"}, "vlm_dry_run": {"true"}}
 	k := o.Keys()
 	if k.Get("strategy") != "auto" || k.Get("vlm_dry_run") != "true" {
 		t.Errorf("keys %v", k)

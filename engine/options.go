@@ -42,12 +42,12 @@ type Options struct {
 	Chunking chunking.Options
 	// TableOCRAgent is a hosted-API parameter.
 	TableOCRAgent string `key:"table_ocr_agent"`
-	// Extra holds the parameters without a field above (name → value as sent): those a format
-	// or strategy declared for itself and a third-party strategy's.
-	Extra map[string]string `key:",extra"`
-	// ExtraLists holds the list parameters without a field above (a format's or strategy's own
-	// list key, declared with contract.List): name → items. A name here wins over Extra.
-	ExtraLists map[string][]string `key:",extra"`
+	// Extra holds the parameters without a field above, name → values, as they cross the
+	// plugin wire: those a format or strategy declared for itself (a scalar with its one
+	// canonical value, a contract.List with its items, possibly none) and a third-party
+	// strategy's (every value sent). Read a scalar with Extra.Get (the last value), a list
+	// with Extra.Values; write with SetExtra.
+	Extra contract.Options `key:",extra"`
 
 	// Logger receives progress and diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -75,6 +75,15 @@ func DefaultOptions() Options {
 			IncludeOrigElements: true,
 		},
 	}
+}
+
+// SetExtra sets a parameter without a field of its own (see Extra) to values, replacing any it
+// had; no values is an empty list, not an absent key.
+func (o *Options) SetExtra(name string, values ...string) {
+	if o.Extra == nil {
+		o.Extra = contract.Options{}
+	}
+	o.Extra[name] = append([]string{}, values...)
 }
 
 // Log returns the options' logger or a discarding one.

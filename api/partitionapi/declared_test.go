@@ -63,7 +63,7 @@ func TestDeclaredKeysParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"x_flag": "false", "x_count": "7", "x_ratio": "0.5", "x_mode": "Fast", "undeclared": "kept"}
+	want := contract.Options{"x_flag": {"false"}, "x_count": {"7"}, "x_ratio": {"0.5"}, "x_mode": {"Fast"}, "x_tags": {"a", "b"}, "undeclared": {"kept"}}
 	if !reflect.DeepEqual(o.Extra, want) || !o.Coordinates {
 		t.Errorf("Extra = %v (coordinates %v), want %v", o.Extra, o.Coordinates, want)
 	}

@@ -28,18 +28,15 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 			}
 		}
 	}
-	// Fields the API does not define are ignored by the reference; they are kept in Extra so a
-	// plugin strategy (or vlm's knobs, e.g. vlm_dry_run) can read them.
+	// Fields the API does not define are ignored by the reference; they are kept in Extra with
+	// every value sent (a reader takes the last), so a plugin strategy can read them.
 	known := map[string]bool{"files": true}
 	for _, p := range Params() {
 		known[p.Name] = true
 	}
 	for k, vs := range values {
 		if !known[k] {
-			if o.Extra == nil {
-				o.Extra = map[string]string{}
-			}
-			o.Extra[k] = vs[len(vs)-1]
+			o.SetExtra(k, vs...)
 		}
 	}
 	var errs []schema.FieldError
@@ -49,8 +46,7 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 	// A parameter without a field of engine.Options (one a format or strategy declared for
 	// itself: xml_keep_tags, include_slide_notes, the pdfminer margins, the vlm keys, and the
 	// Declared ones such as process_attachments) reaches its reader through Extra, with the
-	// canonical value its kind parsed to ("no" arrives as "false"); a declared list reaches it
-	// through ExtraLists with every item.
+	// canonical value its kind parsed to ("no" arrives as "false"), or a declared list's items.
 	set := func(name string, v any) {
 		if o.Set(name, v) {
 			return
@@ -66,19 +62,12 @@ func OptionsFromForm(form map[string][]string) (engine.Options, error) {
 		case string:
 			s = x
 		case []string:
-			if o.ExtraLists == nil {
-				o.ExtraLists = map[string][]string{}
-			}
-			o.ExtraLists[name] = x
-			delete(o.Extra, name) // the unknown-field loop kept its last value there
+			o.SetExtra(name, x...)
 			return
 		default:
 			return
 		}
-		if o.Extra == nil {
-			o.Extra = map[string]string{}
-		}
-		o.Extra[name] = s
+		o.SetExtra(name, s)
 	}
 	for _, p := range All() {
 		vs, ok := values[p.Name]

@@ -27,6 +27,8 @@ func TestOptionsFromForm(t *testing.T) {
 		"chunking_strategy":      {"BY_TITLE"},
 		"max_characters":         {"1000"},
 		"unknown_field":          {"ignored"},
+		"unknown_list[]":         {"a", "", "b"}, // repeated: every non-empty value, in order
+		"files":                  {"x"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +43,8 @@ func TestOptionsFromForm(t *testing.T) {
 	if o.Chunking.Strategy != "by_title" || *o.Chunking.MaxCharacters != 1000 || !o.Chunking.MultipageSections {
 		t.Errorf("chunking parsed wrong: %+v", o.Chunking)
 	}
-	if o.Extra["unknown_field"] != "ignored" || o.Extra["files"] != "" {
+	if o.Extra.Get("unknown_field") != "ignored" || !reflect.DeepEqual(o.Extra.Values("unknown_list"), []string{"a", "b"}) ||
+		o.Extra.Get("unknown_list") != "b" || o.Extra.Has("files") {
 		t.Errorf("unknown fields not kept in Extra: %v", o.Extra)
 	}
 	// Defaults of the OSS server.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/formats/email"
@@ -200,7 +201,7 @@ func TestAttachment(t *testing.T) {
 	}
 
 	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{"process_attachments": "false"}
+	opts.Extra = contract.Options{"process_attachments": {"false"}}
 	if n := len(partition(t, "fake-email-attachment.eml", readRef(t, "fake-email-attachment.eml"), opts)); n != len(out)-1 {
 		t.Errorf("process_attachments=false: %d elements, want %d", n, len(out)-1)
 	}

@@ -44,7 +44,7 @@ func partitionFile(t testing.TB, path string, opts engine.Options) []element.Ele
 // ingestOptions are the library defaults the ingest-produced goldens were made with.
 func ingestOptions() engine.Options {
 	o := engine.DefaultOptions()
-	o.Extra = map[string]string{KeyIncludeSlideNotes: "false"}
+	o.Extra = contract.Options{KeyIncludeSlideNotes: {"false"}}
 	o.IncludePageBreaks = false
 	return o
 }
@@ -93,7 +93,7 @@ func TestNotesInTextBox(t *testing.T) {
 	}
 	for _, include := range []bool{true, false} {
 		opts := engine.DefaultOptions()
-		opts.Extra = map[string]string{KeyIncludeSlideNotes: fmt.Sprint(include)}
+		opts.Extra = contract.Options{KeyIncludeSlideNotes: {fmt.Sprint(include)}}
 		els, err := engine.Partition(context.Background(), engine.NewDocument("notes.pptx", data), opts)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -153,7 +154,7 @@ func TestSlides(t *testing.T) {
 	}
 
 	// Without notes; a starting page number of 2 puts a break before the first slide too.
-	opts.Extra = map[string]string{KeyIncludeSlideNotes: "false"}
+	opts.Extra = contract.Options{KeyIncludeSlideNotes: {"false"}}
 	opts.StartingPageNumber = 2
 	got, err = partitionBytes(t, "deck.pptx", data, opts)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 )
@@ -68,7 +69,7 @@ func TestUnknownEntities(t *testing.T) {
 
 func TestKeepTags(t *testing.T) {
 	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{KeyKeepTags: "true"}
+	opts.Extra = contract.Options{KeyKeepTags: {"true"}}
 	doc := `<a><b>x</b></a>`
 	if got := texts(t, doc, opts); len(got) != 1 || got[0] != doc {
 		t.Errorf("keep tags: %q", got)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	pluginv1 "github.com/quarrydocs/quarry/plugins/proto/v1"
@@ -90,7 +91,7 @@ func echoThroughEngine(t *testing.T, strategy string) error {
 		t.Fatalf("strategy %s not registered", strategy)
 	}
 	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{"tag": "x"}
+	opts.Extra = contract.Options{"tag": {"x"}}
 	doc := textDoc(40)
 	var got []element.Element
 	err := part.Partition(context.Background(), doc, &opts, func(e element.Element) error { got = append(got, e); return nil })

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/plugins/internal/wire"
@@ -57,7 +58,7 @@ func TestCompatV1(t *testing.T) {
 	opts.IncludePageBreaks = true
 	opts.Languages = []string{"deu"}
 	opts.StartingPageNumber = 3
-	opts.Extra = map[string]string{"shout_volume": "11", "pdfminer_char_margin": "0.5"}
+	opts.Extra = contract.Options{"shout_volume": {"11"}, "pdfminer_char_margin": {"0.5"}}
 	var pages []int
 	opts.Progress = func(p engine.Progress) { pages = append(pages, p.Page) }
 	doc := engine.NewDocument("in.txt", []byte("one\n\ntwo\fthree"))
@@ -82,7 +83,7 @@ func TestCompatV1(t *testing.T) {
 	if fmt.Sprint(pages) != "[1 2]" {
 		t.Errorf("progress pages %v", pages)
 	}
-	opts.Extra = map[string]string{"fail": "on purpose"}
+	opts.Extra = contract.Options{"fail": {"on purpose"}}
 	_, err = runCompat(t, h, opts, doc)
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || ee.Msg != "compatv1 refuses: on purpose" {
@@ -111,7 +112,7 @@ func TestCompatV2(t *testing.T) {
 	opts.IncludePageBreaks = true
 	opts.Languages = []string{"deu", "fra"}
 	opts.StartingPageNumber = 3
-	opts.Extra = map[string]string{"compatv2_volume": "11", "pdfminer_char_margin": "0.5"}
+	opts.Extra = contract.Options{"compatv2_volume": {"11"}, "pdfminer_char_margin": {"0.5"}}
 	var pages []int
 	opts.Progress = func(p engine.Progress) { pages = append(pages, p.Page) }
 	doc := engine.NewDocument("in.txt", []byte("one\n\ntwo\fthree"))
@@ -140,7 +141,7 @@ func TestCompatV2(t *testing.T) {
 	if fmt.Sprint(pages) != "[1 2]" {
 		t.Errorf("progress pages %v", pages)
 	}
-	opts.Extra = map[string]string{"fail": "on purpose"}
+	opts.Extra = contract.Options{"fail": {"on purpose"}}
 	err = p.Partitioner("compatv2").Partition(context.Background(), doc, &opts, func(element.Element) error { return nil })
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || ee.Msg != "compatv2 refuses: on purpose" {
@@ -177,8 +178,7 @@ func TestLegacyOptionsReadAsKeys(t *testing.T) {
 	o.UniqueElementIDs, o.StartingPageNumber, o.TableOCRAgent = true, 5, "tesseract"
 	// The keys formats and strategies declared for themselves travel in Extra on the host and
 	// fill their frozen protocol 1 fields.
-	o.Extra = map[string]string{"shout_volume": "11", "strategy": "shadow", "xml_keep_tags": "true", "include_slide_notes": "false",
-		"vlm_model_provider": "anthropic", "vlm_model": "claude", "pdfminer_line_overlap": "0.1", "pdfminer_word_margin": "2.5"}
+	o.Extra = contract.Options{"shout_volume": {"11"}, "strategy": {"shadow"}, "xml_keep_tags": {"true"}, "include_slide_notes": {"false"}, "vlm_model_provider": {"anthropic"}, "vlm_model": {"claude"}, "pdfminer_line_overlap": {"0.1"}, "pdfminer_word_margin": {"2.5"}}
 	o.Chunking.Strategy = "by_title"
 	j, err := legacyOptions(&o)
 	if err != nil {

@@ -192,7 +192,7 @@ func run(t *testing.T, h *Host, strategy string, doc *engine.Document) ([]elemen
 		t.Fatal("misbehave plugin not discovered")
 	}
 	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{"tag": "x"}
+	opts.Extra = contract.Options{"tag": {"x"}}
 	var out []element.Element
 	err := p.Partitioner(strategy).Partition(context.Background(), doc, &opts, func(e element.Element) error {
 		out = append(out, e)

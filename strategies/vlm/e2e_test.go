@@ -159,9 +159,10 @@ func isolateEnv(t *testing.T) {
 func vlmOptions(extra map[string]string) (engine.Options, *bytes.Buffer) {
 	opts := engine.DefaultOptions()
 	opts.Strategy = "vlm"
-	opts.Extra = map[string]string{KeyModelProvider: "anthropic", KeyModel: "claude-sonnet-4-20250514"}
+	opts.SetExtra(KeyModelProvider, "anthropic")
+	opts.SetExtra(KeyModel, "claude-sonnet-4-20250514")
 	for k, v := range extra {
-		opts.Extra[k] = v
+		opts.SetExtra(k, v)
 	}
 	var logs bytes.Buffer
 	opts.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
@@ -279,7 +280,7 @@ func TestFailures(t *testing.T) {
 	t.Run("invalid model is 422", func(t *testing.T) {
 		newFakeAnthropic(t)
 		opts, _ := vlmOptions(nil)
-		opts.Extra[KeyModel] = "claude-2"
+		opts.SetExtra(KeyModel, "claude-2")
 		_, err := engine.Partition(context.Background(), doc(t), opts)
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindUnprocessable || !strings.Contains(ee.Msg, "'claude-sonnet-4-20250514'") {

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/image/tiff"
 
+	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/strategies/vlm/provider"
@@ -53,7 +54,7 @@ func TestResolveModel(t *testing.T) {
 			getenv = func(k string) string { return tc.env[k] }
 		}
 		opts := engine.DefaultOptions()
-		opts.Extra = map[string]string{KeyModelProvider: tc.prov, KeyModel: tc.model}
+		opts.Extra = contract.Options{KeyModelProvider: {tc.prov}, KeyModel: {tc.model}}
 		p, m, err := resolveModel(opts.Keys(), getenv)
 		if tc.wantErr != "" {
 			var ee *engine.Error
@@ -285,13 +286,13 @@ func TestRetryPolicy(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	opts := engine.DefaultOptions()
-	opts.Extra = map[string]string{ExtraDPI: "150", ExtraConcurrency: "2", ExtraFallback: "ocr", ExtraMaxRetries: "1", ExtraDryRun: "true"}
+	opts.Extra = contract.Options{ExtraDPI: {"150"}, ExtraConcurrency: {"2"}, ExtraFallback: {"ocr"}, ExtraMaxRetries: {"1"}, ExtraDryRun: {"true"}}
 	s, err := parseSettings(opts.Keys(), "openai", "gpt-4o", func(string) string { return "" })
 	if err != nil || s.dpi != 150 || s.concurrency != 2 || s.fallback != "ocr_only" || s.maxRetries != 1 || !s.dryRun {
 		t.Errorf("%+v %v", s, err)
 	}
 	for k, v := range map[string]string{ExtraDPI: "9000", ExtraConcurrency: "x", ExtraFallback: "magic", ExtraDryRun: "maybe", ExtraMaxTokens: "1"} {
-		opts.Extra = map[string]string{k: v}
+		opts.Extra = contract.Options{k: {v}}
 		_, err := parseSettings(opts.Keys(), "openai", "gpt-4o", func(string) string { return "" })
 		var ee *engine.Error
 		if !errors.As(err, &ee) || ee.Kind != engine.KindBadRequest || !strings.Contains(ee.Msg, k) {

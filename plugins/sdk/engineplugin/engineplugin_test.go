@@ -17,7 +17,7 @@ func TestPartitionAdapts(t *testing.T) {
 	host.Strategy = "hi_res"
 	host.Languages = []string{"deu", "fra"}
 	host.IncludePageBreaks = true
-	host.Extra = map[string]string{"vlm_dry_run": "true"}
+	host.Extra = contract.Options{"vlm_dry_run": {"true"}}
 	var seen engine.Options
 	f := Partition(func(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
 		seen = *opts
@@ -34,7 +34,7 @@ func TestPartitionAdapts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seen.Strategy != "hi_res" || fmt.Sprint(seen.Languages) != "[deu fra]" || !seen.IncludePageBreaks || seen.Extra["vlm_dry_run"] != "true" {
+	if seen.Strategy != "hi_res" || fmt.Sprint(seen.Languages) != "[deu fra]" || !seen.IncludePageBreaks || seen.Extra.Get("vlm_dry_run") != "true" {
 		t.Errorf("options seen %+v", seen)
 	}
 	if fmt.Sprint(progress) != "[2/3 ocr]" || len(got) != 1 || got[0].Text != "a.pdf" {

@@ -28,10 +28,10 @@ type fakeOCR struct {
 
 func (f *fakeOCR) Partition(ctx context.Context, doc *engine.Document, opts *engine.Options, emit engine.Emit) error {
 	f.mu.Lock()
-	f.calls = append(f.calls, opts.Extra[ExtraPages])
-	f.regions = append(f.regions, opts.Extra[ExtraRegions])
+	f.calls = append(f.calls, opts.Extra.Get(ExtraPages))
+	f.regions = append(f.regions, opts.Extra.Get(ExtraRegions))
 	f.mu.Unlock()
-	for _, r := range strings.Split(opts.Extra[ExtraRegions], ";") {
+	for _, r := range strings.Split(opts.Extra.Get(ExtraRegions), ";") {
 		if p, _, ok := strings.Cut(r, ":"); ok {
 			n, _ := strconv.Atoi(p)
 			if err := emit(element.Element{Type: element.Image, Text: "words in the picture", Metadata: element.Metadata{PageNumber: element.Int(n)}}); err != nil {
@@ -39,7 +39,7 @@ func (f *fakeOCR) Partition(ctx context.Context, doc *engine.Document, opts *eng
 			}
 		}
 	}
-	for _, s := range strings.Split(opts.Extra[ExtraPages], ",") {
+	for _, s := range strings.Split(opts.Extra.Get(ExtraPages), ",") {
 		n, _ := strconv.Atoi(s)
 		if n == 0 {
 			continue
