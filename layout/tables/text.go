@@ -91,7 +91,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, vs []vrule, bod
 	}
 	var out []Table
 	for i := 0; i < len(lines); {
-		if !tabular(lines[i], ws) {
+		if !tabular(lines[i], ws) || numberedHeading(lines[i], ws, body) {
 			i++
 			continue
 		}
@@ -114,7 +114,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, vs []vrule, bod
 			if gap > rowGapEm*maxf(body, med) || lines[j].size > 1.2*med {
 				break // a blank space or a heading ends the block
 			}
-			if tabular(lines[j], ws) {
+			if tabular(lines[j], ws) && !numberedHeading(lines[j], ws, body) {
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
@@ -196,6 +196,45 @@ func tabular(l tline, ws []Word) bool {
 	}
 	first, _ := utf8.DecodeRuneInString(ws[l.words[text[0]]].Text)
 	return !unicode.IsLetter(first)
+}
+
+// numberedHeading reports whether a line is a numbered heading: a section number ("2",
+// "1.2.2", "A.6") set apart from a title of a few words, the whole line bold or set larger
+// than the body text. Its number and title are two phrases, not two cells: a heading over a
+// paragraph, or between a listing's lines, started tables of two columns in manuals.
+func numberedHeading(l tline, ws []Word, body float64) bool {
+	if len(l.phrases) != 2 || l.phrases[0][1]-l.phrases[0][0] != 1 || l.phrases[1][1]-l.phrases[1][0] > 8 {
+		return false
+	}
+	if !sectionNumber(ws[l.words[0]].Text) {
+		return false
+	}
+	bold := true
+	for _, w := range l.words {
+		bold = bold && ws[w].Bold
+	}
+	return bold || l.size >= 1.15*body
+}
+
+// sectionNumber reports whether s reads as a section number: numbers (or a capital letter
+// first, for appendices) joined by dots, with an optional dot at the end.
+func sectionNumber(s string) bool {
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return false
+	}
+	for i, part := range strings.Split(s, ".") {
+		if part == "" {
+			return false
+		}
+		if i == 0 && len(part) == 1 && part[0] >= 'A' && part[0] <= 'Z' {
+			continue
+		}
+		if len(part) > 3 || strings.TrimFunc(part, unicode.IsDigit) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // wrapsIntoRow reports whether the long single-phrase line j is the first line of a label

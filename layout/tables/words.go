@@ -260,18 +260,25 @@ func inferDirs(gs []Glyph) []int {
 			if j < i {
 				dx, dy = -dx, -dy
 			}
+			d := -1
 			switch {
 			case math.Abs(dy) > 2*math.Abs(dx) && dy > 0:
-				dirs[i] = 90
+				d = 90
 			case math.Abs(dy) > 2*math.Abs(dx) && dy < 0:
-				dirs[i] = 270
+				d = 270
 			case math.Abs(dx) > 2*math.Abs(dy) && dx < 0:
-				dirs[i] = 180
+				d = 180
 			case math.Abs(dx) > 2*math.Abs(dy):
-				dirs[i] = 0
+				d = 0
 			}
-			if dirs[i] >= 0 {
+			// An upright glyph read along its line on either side is upright: the last
+			// glyph of a line of code has the next line's first glyph right under it.
+			if d == 0 && g.Upright {
+				dirs[i] = 0
 				break
+			}
+			if dirs[i] < 0 {
+				dirs[i] = d
 			}
 		}
 		if dirs[i] >= 0 {

@@ -157,3 +157,24 @@ func TestDoubledLettersOfCondensedText(t *testing.T) {
 		t.Errorf("grid\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestLastGlyphAboveNextLine: the last glyph of a short line has the next line's first glyph
+// right under it (a label column, a line of code): it is read along its line, not as turned
+// text, so the word keeps it ("AWS", not "AW").
+func TestLastGlyphAboveNextLine(t *testing.T) {
+	up := glyphRun("AWS", 72, 10, 0, 0)
+	x := up[len(up)-1].Box.X0
+	down := glyphRun("Total", x, 10, 0, 0)
+	for i := range down {
+		down[i].Box.Y0, down[i].Box.Y1 = 88, 98
+	}
+	ws := tables.Words(append(up, down...))
+	if got := wordTexts(ws); got != "AWS|Total" {
+		t.Errorf("words %q, want AWS|Total", got)
+	}
+	for _, w := range ws {
+		if w.Dir != 0 {
+			t.Errorf("%q read at %d°", w.Text, w.Dir)
+		}
+	}
+}
