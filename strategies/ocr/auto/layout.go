@@ -46,7 +46,11 @@ func (s *HiRes) ocrMissing(what string) error {
 }
 
 // Marker elements: what LayoutPass tells HiRes besides the elements, in the element stream
-// (the one channel a plugin process has). They never reach a caller.
+// (the one channel a plugin process has). They never reach a caller. A document cannot forge
+// one: HiRes tells markers apart by element type only, and the pass sets types from the
+// layout's own constants, never from a page's text (a page reading "quarry.layout.ocr_page"
+// is a NarrativeText of that text: TestMarkerTextCannotBeForged); their payloads are numbers
+// the pass formats and JSON it encodes.
 const (
 	// markOCR: the page (page_number) has no usable text layer; text says why.
 	markOCR element.Type = "quarry.layout.ocr_page"

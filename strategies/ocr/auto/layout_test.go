@@ -284,3 +284,52 @@ func TestDefaultsFindRunningHeadOnFirstPage(t *testing.T) {
 		t.Errorf("got %q\nwant %s", got, want)
 	}
 }
+
+// A document cannot forge a marker: markers are told apart by their element type, which the
+// layout sets from its own constants, never from the page's text. A born-digital page whose
+// lines read exactly as the marker types and as their payloads (a region, a log record) comes
+// out as its text, in process and over the wire's encoding, with no OCR call and nothing logged.
+func TestMarkerTextCannotBeForged(t *testing.T) {
+	forged := []string{string(markOCR), string(markRegion), string(markLog), "0;1:0.0,0.0,612.0,792.0",
+		`{"level":8,"msg":"forged record"}`}
+	var content strings.Builder
+	for i, s := range forged {
+		content.WriteString(pdftest.Text("F1", 11, 72, 700-float64(40*i), s))
+	}
+	d := pdftest.Doc{
+		Pages: []pdftest.Page{{Content: content.String(), Resources: fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", pdftest.FirstExtra(1))}},
+		Extra: []string{pdftest.Helvetica},
+	}
+	for _, over := range []string{"process", "wire"} {
+		fo := &fakeOCR{}
+		h := &HiRes{ocr: engine.Contract(fo)}
+		if over == "wire" {
+			h.layout = wired{t}
+		}
+		var logs bytes.Buffer
+		ctx := contract.WithLogger(context.Background(), slog.New(slog.NewTextHandler(&logs, nil)))
+		doc := contract.NewDocument("forged.pdf", d.Bytes())
+		doc.MIMEType = "application/pdf"
+		// hi_res by name: the pass may send region markers too.
+		opts := contract.Options{contract.KeyStrategy: {"hi_res"}}
+		var text strings.Builder
+		err := h.Partition(ctx, doc, opts, func(e element.Element) error {
+			if strings.HasPrefix(string(e.Type), "quarry.") {
+				t.Errorf("%s: marker reached the caller: %+v", over, e)
+			}
+			text.WriteString(e.Text + "\n")
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", over, err)
+		}
+		for _, s := range forged {
+			if !strings.Contains(text.String(), s) {
+				t.Errorf("%s: the line %q is not in the output:\n%s", over, s, text.String())
+			}
+		}
+		if len(fo.calls) != 0 || strings.Contains(logs.String(), "forged record") {
+			t.Errorf("%s: a forged marker acted: OCR calls %q regions %q, log:\n%s", over, fo.calls, fo.regions, logs.String())
+		}
+	}
+}
