@@ -65,6 +65,12 @@ type Config struct {
 	// MaxResponseBytes caps the answer's size: beyond it the request fails with 422 instead
 	// of building the answer in memory. Default 256 MiB; negative = no cap.
 	MaxResponseBytes int64
+	// MaxConnsPerAddr caps the open connections of one client address (IPv6: its /64) on
+	// Serve's listener; more are answered 503 and closed. Default 256; negative = no cap
+	// (behind a reverse proxy, whose connections all come from its address).
+	MaxConnsPerAddr int
+	// MaxConns caps the open connections in all. Default 4096; negative = no cap.
+	MaxConns int
 }
 
 const (
@@ -102,6 +108,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxResponseBytes == 0 {
 		c.MaxResponseBytes = defaultMaxResponse
+	}
+	if c.MaxConnsPerAddr == 0 {
+		c.MaxConnsPerAddr = defaultMaxConnsPerAddr
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = defaultMaxConns
 	}
 	if c.RetryAfter <= 0 {
 		c.RetryAfter = time.Second
@@ -275,10 +287,14 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Dur
 // Serve is ListenAndServe on an existing listener.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	hs := s.HTTPServer()
+	if s.cfg.MaxConnsPerAddr > 0 || s.cfg.MaxConns > 0 {
+		ln = &limitListener{Listener: ln, l: &connLimiter{perAddr: s.cfg.MaxConnsPerAddr, total: s.cfg.MaxConns, byAddr: map[string]int{}}}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.log.Info("serving partition API", "addr", ln.Addr().String(), "max_concurrent", s.cfg.MaxConcurrent,
-		"max_queue", s.cfg.MaxQueue, "max_body_bytes", s.cfg.MaxBodyBytes, "api_keys", len(s.cfg.APIKeys))
+		"max_queue", s.cfg.MaxQueue, "max_body_bytes", s.cfg.MaxBodyBytes, "api_keys", len(s.cfg.APIKeys),
+		"max_conns", s.cfg.MaxConns, "max_conns_per_addr", s.cfg.MaxConnsPerAddr)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -219,5 +220,34 @@ func TestServeMetricsKeyedOrOnTheirOwnAddress(t *testing.T) {
 		if got := get(c.url, c.key); got != c.want {
 			t.Errorf("GET %s (key %q): %d, want %d", c.url, c.key, got, c.want)
 		}
+	}
+}
+
+// --max-conns-per-addr reaches the listener: the fourth idle connection from one address is
+// refused with 503 when the cap is 3; 0 is refused as a setting.
+func TestServeConnectionCap(t *testing.T) {
+	rec := serve(t, "--max-conns-per-addr", "3")
+	addr := strings.TrimPrefix(strings.TrimSuffix(rec["health"].(string), "/healthcheck"), "http://")
+	var codes []int
+	for i := 0; i < 4; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		io.WriteString(c, "GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if fmt.Sprint(codes) != "[200 200 200 503]" {
+		t.Errorf("statuses %v, want [200 200 200 503]", codes)
+	}
+	if err := runServe(context.Background(), []string{"--max-conns", "0"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("--max-conns 0 accepted")
 	}
 }
