@@ -133,7 +133,9 @@ func setupPlugins(dirs []string, isolate bool) (*host.Host, error) {
 }
 
 const pluginUsage = `usage:
-  quarry plugin list [--plugin-dir DIR]        list strategies and where they run
+  quarry plugin list [--plugin-dir DIR]        list strategies, where they run and the option
+                                               keys each reads (form fields of the API, flags
+                                               of quarry partition)
   quarry plugin install [--plugin-dir DIR] BIN install a plugin binary and its checksum
   quarry plugin checksum BIN…                  write BIN.sha256 beside each plugin binary
   quarry plugin serve STRATEGY                 serve a built-in strategy as a plugin (used by
@@ -256,6 +258,15 @@ func pluginInstall(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// printOption writes one key a strategy reads beyond the standard ones, as plugin list shows
+// it: a request gives it as a form field (the API), a --KEY flag or --param KEY=VALUE (the CLI).
+func printOption(w io.Writer, key, kind, help string) {
+	if kind == "" {
+		kind = string(contract.String)
+	}
+	fmt.Fprintf(w, "  %-12s   option %s (%s): %s\n", "", key, kind, help)
+}
+
 func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plugin list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -282,6 +293,11 @@ func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			continue
 		}
 		fmt.Fprintf(stdout, "  %-12s %s\n", n, where)
+		if st, ok := contract.LookupStrategy(n); ok {
+			for _, o := range st.Options {
+				printOption(stdout, o.Key, string(o.Kind), o.Help)
+			}
+		}
 	}
 	fmt.Fprintf(stdout, "plugins in %s:\n", strings.Join(cfg.Dirs, string(os.PathListSeparator)))
 	for _, s := range specs {
@@ -301,7 +317,7 @@ func pluginList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "  %-12s %s version %s, protocol %d, strategies %s, types %s\n", s.Name, s.Path, d.Version,
 			d.Protocol, strings.Join(d.Strategies, ","), types)
 		for _, o := range d.Options {
-			fmt.Fprintf(stdout, "  %-12s   option %s: %s\n", "", o.Key, o.Help)
+			printOption(stdout, o.Key, o.Kind, o.Help)
 		}
 	}
 	if derr != nil {

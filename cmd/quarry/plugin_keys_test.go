@@ -32,7 +32,7 @@ func installExample(t *testing.T) string {
 
 // A plugin's strategy and its own declared key work from the command line like the API's: the
 // strategy is accepted, the key is a flag (checked as the boolean it is declared) and is
-// listed by --help.
+// listed by --help and by quarry plugin list.
 func TestCLIPluginStrategyAndKeys(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a plugin")
@@ -67,6 +67,12 @@ func TestCLIPluginStrategyAndKeys(t *testing.T) {
 	}
 	if out, _, _ := run("partition", "--help"); !strings.Contains(out, "--pdftotext_layout") || !strings.Contains(out, "(plugin pdftotext)") {
 		t.Errorf("--help does not list the plugin's key:\n%s", out)
+	}
+	// quarry plugin list names every strategy's own keys with their kind: the plugin's and the
+	// built-in fast's.
+	if out, stderr, err := run("plugin", "list"); err != nil || !strings.Contains(out, "option pdftotext_layout (bool): ") ||
+		!strings.Contains(out, "option pdfminer_char_margin (float): ") {
+		t.Errorf("plugin list does not list the strategies' keys: %v\n%s%s", err, out, stderr)
 	}
 }
 
