@@ -235,3 +235,42 @@ func TestAttackPageCannotInlineAnotherPagesContent(t *testing.T) {
 		})
 	}
 }
+
+// Confluence renders a page's view for whoever asks, here the connector's account: the Include
+// Page and Excerpt Include macros put another page's content into this page's HTML, and the
+// report macros (Page Properties Report, Content by Label, Children, Recently Updated, Blog
+// Posts, Page Tree) other pages' titles, properties and excerpts — restricted pages included,
+// which the page's readers cannot open. That content was emitted under this page's
+// permissions; the output of such macros is dropped now, with a warning.
+func TestAttackTranscludedPagesAreDropped(t *testing.T) {
+	f := cloudSite(t)
+	f.Pages[0].Body += `<div class="conf-macro output-block" data-hasbody="false" data-macro-name="include" data-macro-id="m1"><p>Only a few people may read this plan.</p></div>` +
+		`<span class="conf-macro output-inline" data-macro-name="excerpt-include"><b>excerpt of a restricted page</b></span>` +
+		`<div class="conf-macro output-block" data-macro-name="detailssummary"><table><tr><td>restricted property</td></tr></table></div>` +
+		`<div class="conf-macro output-block" data-macro-name="children"><ul><li>Restricted plan title</li></ul></div>` +
+		`<div class="conf-macro output-block" data-macro-name="info"><p>The page's own info panel.</p></div>`
+	cfg := cloudConfig(f, &sleeper{})
+	cfg.Spaces, cfg.MaxDocs = []string{"DEV"}, 1
+	src, err := testSource(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	src.c.log = slog.New(slog.NewTextHandler(&logs, nil))
+	docs, err := listDocs(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := open(t, src, byID(docs)["DEV/11.html"])
+	for _, leaked := range []string{"Only a few people", "excerpt of a restricted page", "restricted property", "Restricted plan title"} {
+		if strings.Contains(html, leaked) {
+			t.Errorf("page 11 carries %q from other pages", leaked)
+		}
+	}
+	if !strings.Contains(html, "own info panel") || !strings.Contains(html, "development space") {
+		t.Errorf("the page's own content was dropped: %s", html)
+	}
+	if !strings.Contains(logs.String(), "another page") {
+		t.Errorf("no warning: %s", logs.String())
+	}
+}

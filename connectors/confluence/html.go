@@ -43,6 +43,7 @@ func (s *Source) pageHTML(ctx context.Context, p page) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	s.dropForeignMacros(p.ID, doc)
 	if s.cfg.ExtractImages {
 		if err := s.inlineImages(ctx, p.ID, doc); err != nil {
 			return "", err
@@ -152,6 +153,34 @@ func (c *client) ownResource(u *url.URL, pageID string) bool {
 		return false
 	}
 	return strings.HasPrefix(p, "/images/icons/") || strings.HasPrefix(p, "/s/") && strings.Contains(p, "/_/images/icons/")
+}
+
+// foreignMacros are the macros whose output is other pages' content: Include Page and Excerpt
+// Include copy another page's body, the report macros list other pages' titles, properties
+// and excerpts. Confluence renders them for the account that asks — the connector's, which
+// reads restricted pages this page's readers cannot — so their output would be emitted under
+// this page's permissions.
+var foreignMacros = map[string]bool{
+	"include": true, "excerpt-include": true, "detailssummary": true, "content-report-table": true,
+	"contentbylabel": true, "children": true, "pagetree": true, "recently-updated": true, "blog-posts": true,
+}
+
+// dropForeignMacros removes the output of foreignMacros from a page's view HTML (Confluence
+// wraps a macro's output in an element with data-macro-name).
+func (s *Source) dropForeignMacros(pageID string, doc *html.Node) {
+	var drop []*html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && foreignMacros[strings.ToLower(attr(n, "data-macro-name"))] {
+			drop = append(drop, n)
+		}
+	}
+	for _, n := range drop {
+		if n.Parent == nil {
+			continue // inside one already dropped
+		}
+		s.c.log.Warn("confluence: macro output dropped: it shows another page's content, whose audience may differ", "page", pageID, "macro", attr(n, "data-macro-name"))
+		n.Parent.RemoveChild(n)
+	}
 }
 
 // attachmentIndex caches, per page id, the page's attachments by file name (attachment ids).
