@@ -14,6 +14,7 @@ import (
 	_ "github.com/quarrydocs/quarry/formats/odt"
 	_ "github.com/quarrydocs/quarry/formats/office"
 	_ "github.com/quarrydocs/quarry/formats/org"
+	_ "github.com/quarrydocs/quarry/formats/p7m"
 	_ "github.com/quarrydocs/quarry/formats/paged"
 	_ "github.com/quarrydocs/quarry/formats/pptx"
 	_ "github.com/quarrydocs/quarry/formats/rst"
