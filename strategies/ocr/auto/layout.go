@@ -50,7 +50,11 @@ func (s *HiRes) ocrMissing(what string) error {
 // one: HiRes tells markers apart by element type only, and the pass sets types from the
 // layout's own constants, never from a page's text (a page reading "quarry.layout.ocr_page"
 // is a NarrativeText of that text: TestMarkerTextCannotBeForged); their payloads are numbers
-// the pass formats and JSON it encodes.
+// the pass formats and JSON it encodes. They stay in band on purpose: a protocol 3 host ends a
+// call on an event kind it does not know (wire.Client.handle), so an out-of-band note would
+// need the host to announce it in Start, and, since the pass is whatever binary sits at the
+// host's path (an in-place upgrade re-executes the new one), both sides would still have to
+// speak markers as the fallback: two channels instead of one that is already unforgeable.
 const (
 	// markOCR: the page (page_number) has no usable text layer; text says why.
 	markOCR element.Type = "quarry.layout.ocr_page"
