@@ -11,7 +11,7 @@ import (
 
 // listing reports whether a table without drawn columns is preformatted text — a code
 // listing, a terminal session, a verbatim block — rather than a table: at least half of its
-// rows are lines of code. A line of code is set in one fixed pitch (four fifths of the
+// rows with words that tell are lines of code. A line of code is set in one fixed pitch (four fifths of the
 // characters of its words that tell, Word.pitch; figures and one-letter words do not), its
 // words start on the block's character grid (at a whole number of advances from one
 // another, as text laid out with spaces in a fixed-pitch face is), and no figure off that
@@ -39,8 +39,8 @@ func listing(rows [][]int, ws []Word) bool {
 				prop += n
 			}
 		}
-		if len(row) > 0 {
-			text++
+		if mono+prop > 0 {
+			text++ // rows of figures and lone marks ("}") tell neither way
 		}
 		if mono > 0 && mono >= 4*prop {
 			cand = append(cand, r)
@@ -54,57 +54,74 @@ func listing(rows [][]int, ws []Word) bool {
 	if len(cand) < 2 || 2*len(cand) < text {
 		return false
 	}
+	// Pitch classes (a listing may set its comments in another size), each with its grid:
+	// the residue of the word starts, in advances, with the most others within a twentieth
+	// of a character (on a circle).
 	sort.Float64s(pitches)
-	p := pitches[len(pitches)/2]
-	isMono := func(w int) bool {
-		wd := ws[w]
-		return wd.pitch > 0 && !numeric(wd.Text) && math.Abs(wd.pitch-p) <= 0.02*p
+	type class struct{ p, at float64 }
+	var classes []class
+	for _, p := range pitches {
+		if n := len(classes); n == 0 || p > 1.02*classes[n-1].p {
+			classes = append(classes, class{p: p})
+		}
 	}
-	residue := func(w int) float64 {
+	classOf := func(pitch float64) int {
+		for k, c := range classes {
+			if math.Abs(pitch-c.p) <= 0.02*c.p {
+				return k
+			}
+		}
+		return -1
+	}
+	residue := func(w int, p float64) float64 {
 		x := ws[w].Box.X0 / p
 		return x - math.Floor(x)
 	}
-	var res []float64
-	for _, r := range cand {
-		for _, w := range rows[r] {
-			if isMono(w) {
-				res = append(res, residue(w))
+	const tol = 0.05
+	for k := range classes {
+		var res []float64
+		for _, r := range cand {
+			for _, w := range rows[r] {
+				if wd := ws[w]; wd.pitch > 0 && !numeric(wd.Text) && classOf(wd.pitch) == k {
+					res = append(res, residue(w, classes[k].p))
+				}
+			}
+		}
+		sort.Float64s(res)
+		best, j := 0, 0
+		for i := range res {
+			j = max(j, i)
+			for j+1 < i+len(res) && wrapped(res, j+1)-res[i] <= 2*tol {
+				j++
+			}
+			if j-i+1 > best {
+				best, classes[k].at = j-i+1, res[i]+tol
 			}
 		}
 	}
-	if len(res) < 3 {
-		return false
-	}
-	// The grid: the residue with the most others within a twentieth of a character (on a
-	// circle).
-	sort.Float64s(res)
-	const tol = 0.05
-	best, at, j := 0, 0.0, 0
-	n := len(res)
-	for i := range res {
-		j = max(j, i)
-		for j+1 < i+n && wrapped(res, j+1)-res[i] <= 2*tol {
-			j++
-		}
-		if j-i+1 > best {
-			best, at = j-i+1, res[i]+tol
-		}
-	}
-	onGrid := func(w int) bool {
-		d := math.Abs(residue(w) - at)
+	onGrid := func(w, k int) bool {
+		d := math.Abs(residue(w, classes[k].p) - classes[k].at)
+		d -= math.Floor(d)
 		return math.Min(d, 1-d) <= tol+1e-9
 	}
 	code := 0
 	for _, r := range cand {
-		ok, right := true, math.Inf(-1)
+		ok, right, rowClass := true, math.Inf(-1), -1
 		for _, w := range rows[r] {
-			if isMono(w) {
-				ok = ok && onGrid(w)
-				right = math.Max(right, ws[w].Box.X1)
+			if wd := ws[w]; wd.pitch > 0 && !numeric(wd.Text) {
+				k := classOf(wd.pitch)
+				if k < 0 {
+					continue
+				}
+				ok = ok && onGrid(w, k)
+				right = math.Max(right, wd.Box.X1)
+				if rowClass < 0 {
+					rowClass = k
+				}
 			}
 		}
 		for _, w := range rows[r] {
-			if numeric(ws[w].Text) && ws[w].Box.X0 > right && !onGrid(w) {
+			if rowClass >= 0 && numeric(ws[w].Text) && ws[w].Box.X0 > right && !onGrid(w, rowClass) {
 				ok = false // a value after an identifier, not code going on
 			}
 		}
@@ -130,15 +147,17 @@ const leaderRunes = ".·…_ \u00a0\u2009"
 
 // contents reports whether a table is a table of contents (or a list of figures): two thirds
 // of its rows are entries whose last cell is a page number (a figure of up to four digits or
-// a roman numeral), a third at least (two or more) hold leaders (a cell of leader dots, or
-// text ending in three or more; a contents sets its top-level entries without them), and
-// the page numbers do not go down, save one in ten (a contents set in two columns).
-// Financial statements with leaders end their rows in amounts, not in rising page numbers.
+// a roman numeral); half of them at least (two or more) are marked as entries, by leaders
+// (a cell of leader dots, or text ending in three or more) or by a title that starts with
+// its section number in the same cell ("1.2 The Terminal"; a table gives a number a column
+// of its own); and the page numbers do not go down, save one in ten (a contents set in two
+// columns). Financial statements with leaders end their rows in amounts, not in rising
+// page numbers.
 func contents(t Table) bool {
 	type row struct {
-		last   string
-		leader bool
-		text   bool
+		first, last string
+		leader      bool
+		text        bool
 	}
 	rows := make([]row, t.Rows)
 	for _, c := range t.Cells {
@@ -147,6 +166,9 @@ func contents(t Table) bool {
 			continue
 		}
 		r := &rows[c.Row]
+		if !r.text {
+			r.first = txt
+		}
 		r.text = true
 		if leaderText(txt) {
 			r.leader = true
@@ -155,7 +177,7 @@ func contents(t Table) bool {
 			r.last = txt // cells are in row-major order: the last one seen is the row's last
 		}
 	}
-	withText, numbered, leadered, down := 0, 0, 0, 0
+	withText, numbered, marked, down := 0, 0, 0, 0
 	prev := -1
 	for _, r := range rows {
 		if !r.text {
@@ -167,15 +189,60 @@ func contents(t Table) bool {
 			continue
 		}
 		numbered++
-		if r.leader {
-			leadered++
+		if f := strings.Fields(r.first); r.leader || (len(f) >= 2 && r.first != r.last && sectionNumber(f[0])) {
+			marked++
 		}
 		if pg < prev {
 			down++
 		}
 		prev = pg
 	}
-	return leadered >= 2 && 3*leadered >= withText && 3*numbered >= 2*withText && 10*down <= numbered
+	return marked >= 2 && 2*marked >= withText && 3*numbered >= 2*withText && 10*down <= numbered
+}
+
+// index reports whether a table is a back-of-book index set in columns: half of its cells
+// with text or more are entries, words followed by their page numbers in the same cell
+// ("break statement 24, 46"), six or more, and a quarter of those at least list two pages
+// or more. A table's figures stand in cells of their own; a year ends a date ("July 1,
+// 2023", "FY 2019"), not a list of pages.
+func index(t Table) bool {
+	text, entries, lists := 0, 0, 0
+	for _, c := range t.Cells {
+		f := strings.Fields(c.Text)
+		if len(f) == 0 {
+			continue
+		}
+		letters := false
+		for _, r := range c.Text {
+			if unicode.IsLetter(r) {
+				letters = true
+				break
+			}
+		}
+		if !letters {
+			continue
+		}
+		text++
+		pages := 0
+		for k := len(f) - 1; k >= 0; k-- {
+			if _, ok := pageNumber(strings.TrimRight(f[k], ",;")); !ok || strings.Trim(f[k], leaderRunes+",;") == "" {
+				break
+			}
+			v, err := strconv.Atoi(strings.TrimRight(f[k], ",;"))
+			if err != nil || (v >= 1800 && v <= 2100) {
+				break // a roman numeral (a word as likely), a year (a date: "July 1, 2023")
+			}
+			pages++
+		}
+		if pages == 0 || pages == len(f) {
+			continue
+		}
+		entries++
+		if pages >= 2 {
+			lists++
+		}
+	}
+	return entries >= 6 && 2*entries >= text && 4*lists >= entries
 }
 
 // leaderText reports whether a cell's text is or ends in a leader: three or more leader dots,

@@ -146,3 +146,80 @@ func TestLeaderStatementStaysATable(t *testing.T) {
 	}
 	_ = tables.Borderless
 }
+
+// TestListingWithCommentsInAnotherSize: a listing printed from a browser: line numbers in
+// Helvetica, code in Courier 9, whole-line comments in Courier 12 (another pitch), many lines
+// a lone brace; the comments indented by spaces so that lines break into "columns".
+func TestListingWithCommentsInAnotherSize(t *testing.T) {
+	lines := []struct {
+		size float64
+		s    string
+	}{
+		{9, "func next(buf []byte) int {"}, {12, "    // Skip the header."}, {9, "    if len(buf) < 2 {"}, {9, "        return -1"},
+		{9, "    }"}, {12, "    // Find the end of the line."}, {9, "    for i := range buf {"}, {9, "        if buf[i] == 10 {"},
+		{9, "            return i + 1"}, {9, "        }"}, {9, "    }"}, {9, "    return 0"}, {9, "}"},
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		y := 700 - 13*float64(i)
+		b.WriteString(pdftest.Text("F1", 7, 40, y, fmt.Sprint(116+i)))
+		b.WriteString(pdftest.Text("F2", l.size, 72, y, l.s))
+	}
+	ts, _ := pdfTables(t, twoFontPDF(b.String()))
+	for _, tb := range ts {
+		t.Errorf("a listing read as a %v table %dx%d:\n%s", tb.Kind, tb.Rows, tb.Cols, tb.HTML())
+	}
+}
+
+// TestContentsWithoutLeaders: a book's contents with no leaders: numbered titles, their
+// page numbers flush right. And a back-of-book index in three columns, entries followed by
+// their pages in the same cell. Neither is a table; a schedule of dated amounts is.
+func TestContentsWithoutLeaders(t *testing.T) {
+	var b strings.Builder
+	for i, e := range []struct {
+		title string
+		page  int
+	}{{"1 Getting Started", 1}, {"1.1 Files and Folders", 2}, {"1.2 The Terminal", 5}, {"1.3 Text Editors", 9},
+		{"2 Types", 21}, {"2.1 Numbers", 22}, {"2.2 Strings", 27}, {"3 Variables", 32}} {
+		y := 700 - 14*float64(i)
+		b.WriteString(pdftest.Text("F1", 10, 72, y, e.title))
+		pg := fmt.Sprint(e.page)
+		b.WriteString(pdftest.Text("F1", 10, 400-10*helvWidth(pg), y, pg))
+	}
+	ts, _ := pdfTables(t, twoFontPDF(b.String()))
+	for _, tb := range ts {
+		t.Errorf("a contents without leaders read as a %v table %dx%d:\n%s", tb.Kind, tb.Rows, tb.Cols, tb.HTML())
+	}
+
+	b.Reset()
+	index := [][]string{
+		{"abstract type 24, 171", "break statement 24, 46", "channel 18, 225"},
+		{"address-of operator 24, 32", "buffered channel 226", "closure 135, 140"},
+		{"API 107", "byte slice 73, 74", "comment 5, 25"},
+		{"append 88, 90, 91", "bytes package 73", "composite literal 14"},
+		{"argument 119", "cache 272, 275", "constant 75, 78"},
+		{"array 81, 83", "call by value 120", "conversion 40, 79"},
+	}
+	for i, r := range index {
+		for k, s := range r {
+			b.WriteString(pdftest.Text("F1", 9, 72+150*float64(k), 700-12*float64(i), s))
+		}
+	}
+	ts, _ = pdfTables(t, twoFontPDF(b.String()))
+	for _, tb := range ts {
+		t.Errorf("an index read as a %v table %dx%d:\n%s", tb.Kind, tb.Rows, tb.Cols, tb.HTML())
+	}
+
+	b.Reset()
+	b.WriteString(pdftest.Text("F1", 10, 72, 714, "Three Months Ending"))
+	for i, r := range [][2]string{{"December 31, 2023", "21,006"}, {"March 31, 2024", "14,860"}, {"June 30, 2024", "8,551"},
+		{"September 30, 2024", "3,109"}, {"Thereafter", "2,688"}, {"Total", "50,214"}} {
+		y := 700 - 14*float64(i)
+		b.WriteString(pdftest.Text("F1", 10, 72, y, r[0]))
+		b.WriteString(pdftest.Text("F1", 10, 400-10*helvWidth(r[1]), y, r[1]))
+	}
+	ts, _ = pdfTables(t, twoFontPDF(b.String()))
+	if len(ts) != 1 || ts[0].Rows < 6 {
+		t.Fatalf("%d tables, want the schedule", len(ts))
+	}
+}

@@ -664,7 +664,7 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 	for _, c := range cells {
 		byRow[c.r0] = append(byRow[c.r0], c.words...)
 	}
-	if equation(t) || listing(byRow, ws) || contents(t) {
+	if equation(t) || listing(byRow, ws) || contents(t) || index(t) {
 		return Table{}, false, nil
 	}
 	t.Words = words
