@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -135,6 +136,12 @@ func openBox(ctx context.Context, cfg Config, st *store.Store) (*secret.Box, err
 					"restore the file or give the key (--secret-key or QUARRY_SECRET_KEY) — a new key is not created, as it could not open them", path)
 			}
 			key, err = secret.LoadOrCreateKeyFile(path)
+		}
+		if fi, serr := os.Stat(path); err == nil && serr == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+			// The key opens every connector's stored credentials: a copy or restore that kept
+			// a 0644 mode hands them to every local account.
+			cfg.Logger.Warn("the secret key file is readable by other users of this machine (it decrypts every stored connector credential); chmod 600 it",
+				"file", path, "mode", fmt.Sprintf("%04o", fi.Mode().Perm()))
 		}
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -140,6 +141,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	listen, posture := listenAddr(*addr, len(keys) > 0)
 	log := slog.New(handler)
 	warnSecretsOnCommandLine(log, fs)
+	if mode, exposed := readableByOthers(*keysFile); exposed {
+		log.Warn("the API keys file is readable by other users of this machine (each key it holds opens the whole service); chmod 600 it",
+			"file", *keysFile, "mode", fmt.Sprintf("%04o", mode))
+	}
 	// On a terminal the start-up block says the same in plain words.
 	pretty := *logFormat == "auto" && isTerminal(stderr)
 	switch {
@@ -280,4 +285,17 @@ func addrIP(a net.Addr) net.IP {
 		return t.IP
 	}
 	return nil
+}
+
+// readableByOthers reports whether a secret file's mode lets other users read it (never on
+// Windows, whose mode bits say nothing about that).
+func readableByOthers(path string) (os.FileMode, bool) {
+	if path == "" || runtime.GOOS == "windows" {
+		return 0, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	return fi.Mode().Perm(), fi.Mode().Perm()&0o077 != 0
 }

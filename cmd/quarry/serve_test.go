@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +63,7 @@ func serve(t *testing.T, args ...string) map[string]any {
 						t.Errorf("routine start-up line: %s", l)
 					}
 				}
+				rec["_startup"] = strings.Join(lines, "") // every line up to ready, for tests of warnings
 				return rec
 			}
 		case err := <-done:
@@ -249,5 +252,23 @@ func TestServeConnectionCap(t *testing.T) {
 	}
 	if err := runServe(context.Background(), []string{"--max-conns", "0"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("--max-conns 0 accepted")
+	}
+}
+
+// The API keys file holds every accepted key: one other local users can read (mode 0644, as a
+// file written by hand or a mounted secret often is) is reported at start-up, naming the file;
+// 0600 is not.
+func TestAttackReadableAPIKeysFileIsReported(t *testing.T) {
+	for _, mode := range []os.FileMode{0o600, 0o644} {
+		path := filepath.Join(t.TempDir(), "keys")
+		if err := os.WriteFile(path, []byte("k1\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(path, mode)
+		startup := serve(t, "--api-keys-file", path)["_startup"].(string)
+		warned := strings.Contains(startup, "API keys file is readable by other users") && strings.Contains(startup, path)
+		if warned != (mode != 0o600) {
+			t.Errorf("mode %04o: warned %v:\n%s", mode, warned, startup)
+		}
 	}
 }
