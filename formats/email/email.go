@@ -39,7 +39,7 @@ const KeyProcessAttachments = "process_attachments"
 var options = []contract.KeySpec{{Key: KeyProcessAttachments, Kind: contract.Bool, Help: "email: partition attachments (default true)", Since: 2}}
 
 func init() {
-	contract.RegisterFormat(contract.Format{Name: "eml", MIME: MIMEEML, Extensions: []string{".eml", ".p7s"},
+	contract.RegisterFormat(contract.Format{Name: "eml", MIME: MIMEEML, Extensions: []string{".eml", ".p7s", ".mht", ".mhtml"},
 		Text: true, TrustExtension: true, SniffText: sniffEML, SniffOrder: 30, Options: options,
 		Partitioner: contract.Func(PartitionEML)})
 	contract.RegisterFormat(contract.Format{Name: "msg", MIME: MIMEMSG, Extensions: []string{".msg"},

@@ -490,3 +490,26 @@ func TestSignatureNotContent(t *testing.T) {
 		}
 	}
 }
+
+// A web archive (.mht/.mhtml: Word's "Single File Web Page", a browser's saved page) is a MIME
+// message, whatever its first header: Word's opens with MIME-Version and no sender, which no
+// sniffer takes for e-mail, so it was plain text of its own headers and quoted-printable HTML.
+func TestWebArchive(t *testing.T) {
+	raw := "MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"----=_NextPart_01D\"\r\n\r\n" +
+		"This document is a Single File Web Page, also known as a Web Archive file.\r\n\r\n" +
+		"------=_NextPart_01D\r\nContent-Location: file:///C:/D/report.htm\r\nContent-Transfer-Encoding: quoted-printable\r\n" +
+		"Content-Type: text/html; charset=\"windows-1252\"\r\n\r\n" +
+		"<html><body><h1>Caf=E9 Report</h1><p class=3DMsoNormal>Word saved this page as a web archive for=\r\n r=E9view.</p></body></html>\r\n" +
+		"------=_NextPart_01D\r\nContent-Location: file:///C:/D/report_files/filelist.xml\r\nContent-Type: text/xml; charset=\"utf-8\"\r\n\r\n" +
+		"<xml><o:MainFile HRef=\"../report.htm\"/></xml>\r\n------=_NextPart_01D--\r\n"
+	for _, name := range []string{"report.mht", "report.mhtml"} {
+		out := partition(t, name, []byte(raw), engine.DefaultOptions())
+		var got []string
+		for _, e := range out {
+			got = append(got, string(e.Type)+":"+e.Text)
+		}
+		if want := "Title:Café Report | NarrativeText:Word saved this page as a web archive for réview."; strings.Join(got, " | ") != want {
+			t.Errorf("%s: got %q, want %q", name, strings.Join(got, " | "), want)
+		}
+	}
+}
