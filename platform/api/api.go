@@ -165,6 +165,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
+// marshalJSON encodes v as writeJSON does (no HTML escaping, no trailing newline).
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
 func detail(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"detail": msg})
 }

@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/platform"
+	"github.com/quarrydocs/quarry/platform/store"
 )
 
 // Attacks on the platform API, each of which once worked against `quarry serve`'s defaults.
@@ -253,4 +256,74 @@ func TestAttackWorkflowListQueryParameters(t *testing.T) {
 			}
 		}
 	})
+}
+
+// GET /api/v1/jobs has no pagination (the reference's has none) and was built whole in
+// memory: every job, and every upload job with all its file ids, so the answer — and the
+// server's memory — grew with the job history without bound (a key holder could grow it on
+// purpose with many-file on-demand jobs). It is now read from the store a page at a time and
+// written as it goes: no single write holds more than a small buffer, and the array is whole.
+func TestAttackJobListIsStreamed(t *testing.T) { eachDB(t, testJobListIsStreamed) }
+
+func testJobListIsStreamed(t *testing.T, dsn string) {
+	dir := t.TempDir()
+	p, err := platform.Open(context.Background(), platform.Config{Database: dsn, DataDir: filepath.Join(dir, "data"), Workers: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(time.Second)
+	ctx := context.Background()
+	const jobsN, filesN = 230, 30 // three store pages; ~40 bytes a file id
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < jobsN; i++ {
+		j := &store.Job{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), WorkflowID: fmt.Sprintf("10000000-0000-4000-8000-%012d", i),
+			WorkflowName: "w", Nodes: []store.Node{}, JobType: "ephemeral", Status: "COMPLETED", ProcessingStatus: "SUCCESS",
+			CreatedAt: base.Add(time.Duration(i/2) * time.Second)} // pairs share a time: the cursor breaks ties by id
+		if err := p.Store.CreateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < filesN; k++ {
+			if _, err := p.Store.AddFile(ctx, &store.JobFile{ID: fmt.Sprintf("20000000-%04d-4000-8000-%012d", i, k), JobID: j.ID, Seq: k,
+				DocID: fmt.Sprint(k), Filename: "f", Document: []byte(`{}`)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rec := &writeRecorder{header: http.Header{}}
+	p.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/jobs", nil))
+	var got []struct {
+		ID           string   `json:"id"`
+		InputFileIDs []string `json:"input_file_ids"`
+	}
+	if err := json.Unmarshal(rec.body.Bytes(), &got); err != nil {
+		t.Fatalf("status %d, answer not one JSON array: %v", rec.status, err)
+	}
+	if len(got) != jobsN || got[0].ID != fmt.Sprintf("00000000-0000-4000-8000-%012d", jobsN-1) || got[jobsN-1].ID != fmt.Sprintf("00000000-0000-4000-8000-%012d", 0) {
+		t.Fatalf("%d jobs, first %s", len(got), got[0].ID)
+	}
+	seen := map[string]bool{}
+	for i, j := range got {
+		if seen[j.ID] || len(j.InputFileIDs) != filesN {
+			t.Fatalf("job %d: %s repeated or with %d files", i, j.ID, len(j.InputFileIDs))
+		}
+		seen[j.ID] = true
+	}
+	if rec.largest > 64<<10 || rec.body.Len() < 256<<10 {
+		t.Errorf("largest write %d bytes of a %d-byte answer; want the answer written in pieces of at most 64 KiB", rec.largest, rec.body.Len())
+	}
+}
+
+// writeRecorder records an answer and the size of its largest Write.
+type writeRecorder struct {
+	header  http.Header
+	status  int
+	body    bytes.Buffer
+	largest int
+}
+
+func (w *writeRecorder) Header() http.Header { return w.header }
+func (w *writeRecorder) WriteHeader(s int)   { w.status = s }
+func (w *writeRecorder) Write(b []byte) (int, error) {
+	w.largest = max(w.largest, len(b))
+	return w.body.Write(b)
 }

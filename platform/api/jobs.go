@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -141,21 +142,66 @@ func (a *API) listJobs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	list, err := a.st.ListJobs(r.Context(), strings.ToLower(wfID), jobStatus(q.Get("status")))
-	if err != nil {
-		a.internal(w, r, err)
-		return
-	}
-	out := make([]JobInfo, 0, len(list))
-	for _, j := range list {
-		info, err := a.jobInfo(r, j)
-		if err != nil {
+	a.streamJobs(w, r, strings.ToLower(wfID), jobStatus(q.Get("status")))
+}
+
+// jobsPage is how many jobs listJobs reads from the store at a time.
+const jobsPage = 100
+
+// streamJobs answers the JSON array of every job matching the filters, read and written a page
+// at a time: the list has no pagination (the reference's has none), and built whole it grew
+// with the job history — each upload job names all its files — without bound. An error after
+// the first bytes ends the connection, so a client never takes a cut list for the whole.
+func (a *API) streamJobs(w http.ResponseWriter, r *http.Request, wfID, status string) {
+	bw := bufio.NewWriterSize(w, 32<<10)
+	started := false
+	fail := func(err error) {
+		if !started {
 			a.internal(w, r, err)
 			return
 		}
-		out = append(out, info)
+		a.log.Error("platform API error", "method", r.Method, "path", r.URL.Path, "err", err)
+		panic(http.ErrAbortHandler)
 	}
-	writeJSON(w, http.StatusOK, out)
+	var cur *store.JobCursor
+	for {
+		page, next, err := a.st.ListJobsPage(r.Context(), wfID, status, cur, jobsPage)
+		if err != nil {
+			fail(err)
+			return
+		}
+		for _, j := range page {
+			info, err := a.jobInfo(r, j)
+			if err != nil {
+				fail(err)
+				return
+			}
+			b, err := marshalJSON(info)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if !started {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusOK)
+				bw.WriteByte('[')
+				started = true
+			} else {
+				bw.WriteByte(',')
+			}
+			bw.Write(b)
+		}
+		if next == nil {
+			break
+		}
+		cur = next
+	}
+	if !started {
+		writeJSON(w, http.StatusOK, []JobInfo{})
+		return
+	}
+	bw.WriteByte(']')
+	bw.Flush()
 }
 
 func (a *API) loadJob(w http.ResponseWriter, r *http.Request) (*store.Job, bool) {

@@ -137,6 +137,57 @@ func (s *Store) ListJobs(ctx context.Context, workflowID, status string) ([]*Job
 	return out, rows.Err()
 }
 
+// JobCursor is where a page of ListJobsPage ended: the last job's creation time and id.
+type JobCursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// ListJobsPage lists at most limit jobs in ListJobs' order (newest first), after the cursor
+// (nil: from the start), and the cursor of the next page (nil when none is left). A caller
+// answering with every job reads them a page at a time, so its memory does not grow with
+// the job history.
+func (s *Store) ListJobsPage(ctx context.Context, workflowID, status string, after *JobCursor, limit int) ([]*Job, *JobCursor, error) {
+	query := `SELECT ` + jobCols + ` FROM jobs WHERE 1 = 1`
+	var args []any
+	if workflowID != "" {
+		query += ` AND workflow_id = ?`
+		args = append(args, workflowID)
+	}
+	if status != "" {
+		query += ` AND status = ?`
+		args = append(args, status)
+	}
+	if after != nil {
+		c := ts(after.CreatedAt)
+		query += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+		args = append(args, c, c, after.ID)
+	}
+	query += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT %d`, limit+1)
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: list jobs: %w", err)
+	}
+	defer rows.Close()
+	out := []*Job{}
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, nil, fmt.Errorf("store: list jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("store: list jobs: %w", err)
+	}
+	if len(out) <= limit {
+		return out, nil, nil
+	}
+	out = out[:limit]
+	last := out[limit-1]
+	return out, &JobCursor{CreatedAt: last.CreatedAt, ID: last.ID}, nil
+}
+
 // StartListing marks a job IN_PROGRESS and records which worker lists its source. It returns
 // false when the job was stopped (or already finished) in the meantime.
 func (s *Store) StartListing(ctx context.Context, jobID, workerID string, at time.Time) (bool, error) {
