@@ -504,3 +504,27 @@ func TestOrderShortColumnBesideHeadings(t *testing.T) {
 	foot := pdftest.Text("F1", 8, 220, 40, "F1 Annual Report of the Agency") + pdftest.Text("F1", 8, 380, 40, "19")
 	wantOrder(t, l1+h+l2+h2+l3+r+foot, "L1", "H1", "L2", "H2", "L3", "R1", "F1")
 }
+
+// A table of contents at the top of the left column, its page numbers set apart at the
+// column's right edge, beside the right column's running text, and below it the left
+// column's first heading level with the last two lines of a right-column paragraph; a
+// running foot across the gutter. The contents' rows lie beside a paragraph of several
+// lines, so they are no rows read across the page, and a row-like band between bands that
+// are not (a heading beside a paragraph's lines) stays in the run: the left column is read
+// out, then the right one. Before, each band of the contents ended the run of columns and
+// the right column's paragraphs were read between its entries and after the heading.
+func TestOrderContentsBesideRunningText(t *testing.T) {
+	var c strings.Builder
+	c.WriteString(pdftest.Text("F2", 11, 72, 722, "C1 Contents"))
+	for i, e := range []string{"E1 Introduction", "E2 Auto-detecting arguments", "E3 A note for font developers", "E4 Bug fixes"} {
+		y := 700 - float64(22*i)
+		c.WriteString(pdftest.Text("F2", 10, 72, y, e) + pdftest.Text("F1", 10, 282, y, fmt.Sprint(i+1)))
+	}
+	c.WriteString(pdftest.Text("F2", 11, 72, 600, "H1 Introduction"))
+	l, _ := column(72, 582, "L", 42, 6, 5)
+	r1, _ := para(340, 722, "R1", 9, 40)
+	r2, _ := para(340, 608, "R2", 2, 40)
+	r3, _ := para(340, 570, "R3", 9, 40)
+	foot := pdftest.Text("F1", 8, 220, 40, "F1 News of the Project, brought to you by its team")
+	wantOrder(t, c.String()+l+r1+r2+r3+foot, "C1", "E1", "E2", "E3", "E4", "H1", "L1", "L2", "R1", "R2", "R3", "F1")
+}

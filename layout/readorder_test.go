@@ -35,7 +35,9 @@ func TestReadingOrderFloors(t *testing.T) {
 		// Page 19 (a short right column, the left one's headings below its foot) is read
 		// column by column since a one-column band no longer ends the run: stream 0.968 →
 		// 0.971; fast's order reads it as the layout did before, so vs fast 0.867 → 0.865.
-		{"../../shared/corpus/bench/pdf/2019-annual-performance-report.pdf", 0.865, 0.920, 0.971, true},
+		// A paragraph beside a stack of single lines is no row (page 23: raw 0.962 → 1.000,
+		// stream 0.934 → 0.970, where fast's order reads across: vs fast 0.865 → 0.864).
+		{"../../shared/corpus/bench/pdf/2019-annual-performance-report.pdf", 0.864, 0.921, 0.972, true},
 	} {
 		data, err := os.ReadFile(c.file)
 		if err != nil {

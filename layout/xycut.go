@@ -180,7 +180,7 @@ func cmpTopLeft(a, b box) int {
 func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule) [][]int {
 	covers := make([][][2]float64, len(bands))
 	tops, bottoms := make([]float64, len(bands)), make([]float64, len(bands))
-	rowLike := make([]bool, len(bands))
+	rowLike, single := make([]bool, len(bands)), make([]bool, len(bands))
 	for i, b := range bands {
 		covers[i] = projection(rs, b, gutter)
 		// A column of the band holding a paragraph, a table or a picture.
@@ -197,12 +197,22 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 		}
 		// A band of one column is no row, however few lines it holds: a heading over its
 		// paragraph in a column the other column has already ended beside.
-		rowLike[i] = len(full) > 1 && slices.Contains(full, false)
+		rowLike[i] = len(full) > 1 && slices.Contains(full, false) && !runningBeside(rs, b)
+		single[i] = !slices.Contains(full, true)
 		tops[i], bottoms[i] = rs[b[0]].b.y0, rs[b[0]].b.y1
 		for _, k := range b {
 			tops[i], bottoms[i] = min(tops[i], rs[k].b.y0), max(bottoms[i], rs[k].b.y1)
 		}
 	}
+	// Rows come in series (entries of a contents list, fields of a form): a band that looks
+	// like a row between two bands that do not, one of its columns holding a paragraph, is a
+	// heading of one column level with the first lines of the other by chance, and stays in
+	// the run. A band of single lines only is a row even alone (a table's last row).
+	rows := make([]bool, len(bands))
+	for i := range bands {
+		rows[i] = rowLike[i] && (single[i] || i > 0 && rowLike[i-1] || i+1 < len(bands) && rowLike[i+1])
+	}
+	rowLike = rows
 	union := func(a, b [][2]float64) [][2]float64 {
 		return mergeSpans(append(slices.Clone(a), b...), gutter)
 	}
@@ -228,6 +238,36 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 		cover, runBottom, runRows, runBands = bc, bottoms[i], rowLike[i], 1
 	}
 	return runs
+}
+
+// runningBeside reports whether band holds a paragraph of running text beside a stack of
+// single lines rather than as one of their rows: a block of several lines beside two single
+// lines of the band, one below the other (a column of text beside a table of contents,
+// whose entries and page numbers are rows of their own). The cells of a table's row, a
+// label or an item number beside the text it opens, lie side by side, none below another.
+func runningBeside(rs []region, band []int) bool {
+	for _, m := range band {
+		pm := &rs[m]
+		if len(pm.lines) < 2 {
+			continue
+		}
+		seen, top, bottom := false, 0.0, 0.0
+		for _, k := range band {
+			s := &rs[k]
+			if len(s.lines) != 1 || s.b.x1 > pm.b.x0 && s.b.x0 < pm.b.x1 || s.b.y0 >= pm.b.y1 || s.b.y1 <= pm.b.y0 {
+				continue
+			}
+			switch {
+			case !seen:
+				seen, top, bottom = true, s.b.y0, s.b.y1
+			case s.b.y0 >= bottom || s.b.y1 <= top:
+				return true
+			default:
+				top, bottom = min(top, s.b.y0), max(bottom, s.b.y1)
+			}
+		}
+	}
+	return false
 }
 
 // banner reports whether band holds no running text, only pictures and at least one heading
