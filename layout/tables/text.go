@@ -114,7 +114,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, vs []vrule, bod
 			if gap > rowGapEm*maxf(body, med) || lines[j].size > 1.2*med {
 				break // a blank space or a heading ends the block
 			}
-			if tabular(lines[j], ws) && !numberedHeading(lines[j], ws, body) {
+			if (tabular(lines[j], ws) && !numberedHeading(lines[j], ws, body)) || fitsGutters(lines[j], lines[last], ws) {
 				last = j
 				box = box.Union(lines[j].box)
 				addSize(lines[j].size)
@@ -127,7 +127,7 @@ func textTablesIn(idx []int, ws []Word, used []bool, hs []hrule, vs []vrule, bod
 		top := i
 		for top > 0 {
 			up := lines[top-1]
-			if lines[top-1].box.Y0-lines[top].box.Y1 > wrapGapEm*1.5*up.size || !headerLine(up, box) {
+			if lines[top-1].box.Y0-lines[top].box.Y1 > wrapGapEm*1.5*up.size || !headerLine(up, box, lines[i].size) {
 				break
 			}
 			top--
@@ -339,14 +339,42 @@ func ruledHead(lines []tline, top int, box Rect, hs []hrule) int {
 // headerLine reports whether a line just above a block (of box b) can be its header: inside
 // the block's extent, and either tabular itself or a single phrase not starting at the block's
 // left edge (a caption or a heading starts there).
-func headerLine(l tline, b Rect) bool {
+//
+// A single phrase set larger than the block's text (size) is a title over the table — a
+// spreadsheet's sheet name centred over its columns — not a label of it.
+func headerLine(l tline, b Rect, size float64) bool {
 	if l.box.X0 < b.X0-l.size || l.box.X1 > b.X1+l.size {
 		return false
 	}
 	if len(l.phrases) >= 2 {
 		return true
 	}
-	return l.box.X0 > b.X0+2*l.size && l.box.W() < 0.5*b.W()
+	return l.box.X0 > b.X0+2*l.size && l.box.W() < 0.5*b.W() && l.size <= 1.15*size
+}
+
+// fitsGutters reports whether a line whose words are set closer than a phrase gap (a
+// spreadsheet's narrow columns, where one row's cells happen to run together) still reads as
+// a row of the block whose line above is prev: prev has three phrases or more, the line
+// reaches over the starts of two of them but the first at least (its last cells may be
+// empty), and none of its words runs across such a start.
+func fitsGutters(l, prev tline, ws []Word) bool {
+	if len(prev.phrases) < 3 || len(l.words) < 3 {
+		return false
+	}
+	across := 0
+	for k := 1; k < len(prev.phrases); k++ {
+		x := ws[prev.words[prev.phrases[k][0]]].Box.X0
+		if l.box.X0 >= x || l.box.X1 <= x {
+			continue // an empty cell at the row's end
+		}
+		across++
+		for _, w := range l.words {
+			if ws[w].Box.X0 < x-0.1*ws[w].Size && ws[w].Box.X1 > x+0.1*ws[w].Size {
+				return false
+			}
+		}
+	}
+	return across >= 2
 }
 
 // alignedTable builds the table of one block of lines, or reports false when the block does
@@ -1349,7 +1377,7 @@ func marker(s string) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s)
-	if strings.ContainsRune("•◦▪▫■□●○‣⁃-–—*·>", r) {
+	if strings.ContainsRune("•◦▪▫■□●○‣⁃-–—*·>☐☑☒", r) {
 		return true
 	}
 	trim := strings.TrimRight(strings.TrimLeft(s, "("), ".)")
