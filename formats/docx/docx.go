@@ -36,7 +36,7 @@ func (Partitioner) Partition(ctx context.Context, doc *contract.Document, opts c
 
 // Partition partitions the DOCX bytes in r.
 func Partition(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options, emit contract.Emit) error {
-	d, err := Load(ctx, r, size)
+	d, err := load(ctx, r, size, opts)
 	if err != nil {
 		return err
 	}

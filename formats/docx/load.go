@@ -6,6 +6,8 @@ import (
 	"io"
 	"path"
 
+	"github.com/quarrydocs/quarry/contract"
+	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 )
@@ -16,19 +18,36 @@ func errInvalid(err error) error { return opc.InvalidError("docx", err) }
 // wrapPkgErr turns package-level failures (caps, corrupt streams) into typed errors.
 func wrapPkgErr(what string, err error) error { return opc.WrapError("docx", what, err) }
 
-// Load parses the DOCX package in r into a Document.
+// Load parses the DOCX package in r into a Document. Imported chunks (w:altChunk) are not
+// read: that needs the request's options (see Partition).
 func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, error) {
+	return load(ctx, r, size, nil)
+}
+
+func load(ctx context.Context, r io.ReaderAt, size int64, opts contract.Options) (*wordproc.Document, error) {
 	pkg, err := opc.Open(r, size)
 	if err != nil {
 		return nil, errInvalid(err)
 	}
-	return LoadPackage(ctx, pkg)
+	return loadPackage(ctx, pkg, opts)
 }
 
 func degradable(err error) bool { return opc.Degradable(err) }
 
-// LoadPackage parses an already opened package.
+// LoadPackage parses an already opened package (imported chunks aside, as Load).
 func LoadPackage(ctx context.Context, pkg *opc.Package) (*wordproc.Document, error) {
+	return loadPackage(ctx, pkg, nil)
+}
+
+// maxChunkNesting bounds documents imported into documents imported into … (a DOCX chunk can
+// hold a DOCX with chunks).
+const maxChunkNesting = 4
+
+type chunkNestingKey struct{}
+
+// loadPackage parses the package; with opts, imported chunks are partitioned through the
+// engine with them.
+func loadPackage(ctx context.Context, pkg *opc.Package, opts contract.Options) (*wordproc.Document, error) {
 	main, err := opc.MainPart(pkg, "docx", "word/document.xml")
 	if err != nil {
 		return nil, err
@@ -88,7 +107,36 @@ func LoadPackage(ctx context.Context, pkg *opc.Package) (*wordproc.Document, err
 		}
 		return diagramText(data)
 	}
-	parsed, err := parseBody(ctx, rc, rels, diagram)
+	var chunk func(rid string) []element.Element
+	if depth, _ := ctx.Value(chunkNestingKey{}).(int); opts != nil && depth < maxChunkNesting {
+		chunk = func(rid string) []element.Element {
+			rel, ok := rels[rid]
+			if !ok || rel.External || !pkg.Has(rel.Target) {
+				return nil
+			}
+			data, err := pkg.ReadPart(rel.Target)
+			if err != nil {
+				doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): imported content skipped", rel.Target, err))
+				return nil
+			}
+			// The part's type is detected from its bytes and name (afchunk.mht, chunk.html,
+			// chunk.rtf, chunk.docx) as a document of its own.
+			sub := opts.Clone()
+			delete(sub, contract.KeyContentType)
+			nctx := context.WithValue(ctx, chunkNestingKey{}, depth+1)
+			els, err := contract.Nested(nctx, contract.NewDocument(path.Base(rel.Target), data), sub)
+			if err != nil {
+				doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): imported content skipped", rel.Target, err))
+				return nil
+			}
+			for i := range els {
+				// The document's own name and type, as for the rest of its text.
+				els[i].Metadata.Filename, els[i].Metadata.Filetype = "", ""
+			}
+			return els
+		}
+	}
+	parsed, err := parseBody(ctx, rc, rels, diagram, chunk)
 	blocks := parsed.blocks
 	rc.Close()
 	if err != nil {

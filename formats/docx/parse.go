@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/formats/internal/opc"
 	"github.com/quarrydocs/quarry/formats/internal/wordproc"
 	"github.com/quarrydocs/quarry/formats/internal/xmlwalk"
@@ -50,6 +51,9 @@ type parser struct {
 	// diagram returns the text of a SmartArt diagram by the relationship ID of its data
 	// part (nil: diagrams are not read).
 	diagram func(rid string) []wordproc.Block
+	// chunk returns the elements of an imported chunk (w:altChunk) by the relationship ID
+	// of its part (nil: chunks are not read).
+	chunk func(rid string) []element.Element
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -91,6 +95,8 @@ func (p *parser) blocks(depth int) ([]wordproc.Block, error) {
 			p.nest--
 			out = append(out, inner...)
 			return err
+		case "altChunk":
+			out = append(out, p.altChunk(t)...)
 		case "sectPr":
 			if p.body && depth == 0 {
 				sp, err := p.sectPr()
@@ -482,10 +488,26 @@ func (p *parser) cell(depth int) (wordproc.Cell, error) {
 			}
 			c.Blocks = append(c.Blocks, wordproc.Block{T: tbl})
 			return nil
+		case "altChunk":
+			c.Blocks = append(c.Blocks, p.altChunk(t)...)
 		}
 		return p.Skip()
 	})
 	return c, err
+}
+
+// altChunk reads an imported chunk: content kept in another format (HTML, a web archive, text,
+// RTF, a DOCX) that Word converts when it opens the file, as generators write it ("export to
+// Word" from web pages, document assembly). python-docx skips it, so such a document read empty.
+func (p *parser) altChunk(t xml.StartElement) []wordproc.Block {
+	rid, ok := opc.Attr(t, "id")
+	if !ok || p.chunk == nil {
+		return nil
+	}
+	if els := p.chunk(rid); len(els) > 0 {
+		return []wordproc.Block{{Imported: els}}
+	}
+	return nil
 }
 
 func (p *parser) tcPr(c *wordproc.Cell) error {
@@ -520,9 +542,9 @@ type body struct {
 }
 
 // parseBody parses the main document part. On error the blocks read before it are kept.
-func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []wordproc.Block) (body, error) {
+func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []wordproc.Block, chunk func(string) []element.Element) (body, error) {
 	p := newParser(ctx, r, rels)
-	p.diagram = diagram
+	p.diagram, p.chunk = diagram, chunk
 	p.body = true
 	if _, err := p.Root("body"); err != nil {
 		if errors.Is(err, io.EOF) {

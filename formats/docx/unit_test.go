@@ -14,6 +14,8 @@ import (
 	"github.com/quarrydocs/quarry/contract"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/engine"
+	_ "github.com/quarrydocs/quarry/formats/email"
+	_ "github.com/quarrydocs/quarry/formats/html"
 )
 
 const wNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
@@ -450,5 +452,45 @@ func TestRuby(t *testing.T) {
 	}
 	if len(out) != 1 || out[0].Text != "東京へ行きます。" {
 		t.Errorf("got %+v", out)
+	}
+}
+
+// Imported chunks (w:altChunk) are read in place: a web archive as html-docx-js writes its
+// whole document, and an HTML chunk inside a table cell. python-docx skips them, so a
+// generated "export to Word" document read empty.
+func TestAltChunk(t *testing.T) {
+	mht := "MIME-Version: 1.0\r\nContent-Type: multipart/related; type=\"text/html\"; boundary=\"--b\"\r\n\r\n" +
+		"----b\r\nContent-Location: file:///C:/fake/document.html\r\nContent-Transfer-Encoding: quoted-printable\r\nContent-Type: text/html; charset=\"utf-8\"\r\n\r\n" +
+		"<!DOCTYPE html><html><body><h1>Exported report</h1><p>Generated in the browser and saved as =\r\nWord.</p><ul><li>First point</li></ul></body></html>\r\n----b--\r\n"
+	body := p(r("Cover line.")) + `<w:altChunk r:id="rChunk1"/>` +
+		`<w:tbl><w:tr><w:tc><w:altChunk r:id="rChunk2"/><w:p/></w:tc><w:tc>` + p(r("cell two")) + `</w:tc></w:tr></w:tbl>` +
+		`<w:altChunk r:id="rMissing"/>` + p(r("Closing line."))
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+<Relationship Id="rChunk1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk" Target="afchunk.mht"/>
+<Relationship Id="rChunk2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk" Target="chunk2.html"/>
+</Relationships>`
+	data := docxOf(t, body, map[string]string{
+		"word/_rels/document.xml.rels": rels,
+		"word/afchunk.mht":             mht,
+		"word/chunk2.html":             `<html><body><p>cell one</p></body></html>`,
+	})
+	out, err := engine.Partition(context.Background(), engine.NewDocument("export.docx", data), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, string(e.Type)+":"+e.Text)
+		if e.Metadata.Filename != "export.docx" || e.Metadata.Filetype != MIME {
+			t.Errorf("%q: filename %q, filetype %q", e.Text, e.Metadata.Filename, e.Metadata.Filetype)
+		}
+	}
+	want := "NarrativeText:Cover line. | Title:Exported report | NarrativeText:Generated in the browser and saved as Word. | " +
+		"ListItem:First point | Table:cell one cell two | NarrativeText:Closing line."
+	if strings.Join(got, " | ") != want {
+		t.Fatalf("got  %s\nwant %s", strings.Join(got, " | "), want)
+	}
+	if h := out[4].Metadata.TextAsHTML; h != "<table><tr><td>cell one</td><td>cell two</td></tr></table>" {
+		t.Errorf("table html %s", h)
 	}
 }

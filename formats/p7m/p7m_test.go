@@ -52,7 +52,7 @@ func TestSignedDocuments(t *testing.T) {
 		{"minutes.txt.p7m.p7m", fixture(t, "minutes.txt.p7m.p7m"), minutes, "text/plain"},                                             // counter-signed
 		{"invoice.html.p7m", fixture(t, "invoice.html.p7m"), "Title:Invoice 42 | UncategorizedText:Total due: 120 EUR.", "text/html"}, // PEM
 		{"base64.txt.p7m", []byte(base64.StdEncoding.EncodeToString(ber)), minutes, "text/plain"},                                     // bare base64
-		{"smime.p7m", fixture(t, "smime.p7m"), "NarrativeText:The body of an opaquely signed message.", "message/rfc822"},                         // a MIME entity
+		{"smime.p7m", fixture(t, "smime.p7m"), "NarrativeText:The body of an opaquely signed message.", "message/rfc822"},             // a MIME entity
 		{"upload", ber, minutes, "text/plain"},                                                                                        // no name: the bytes say it is PKCS #7
 	}
 	for _, c := range cases {

@@ -1,5 +1,7 @@
 package wordproc
 
+import "github.com/quarrydocs/quarry/element"
+
 // Document is a parsed word-processing document.
 type Document struct {
 	// Sections in order; empty for a section-less document (then Body holds every block).
@@ -37,10 +39,14 @@ type HeaderFooter struct {
 	Blocks []Block
 }
 
-// Block is a paragraph or a table; exactly one field is set.
+// Block is a paragraph, a table or imported content; exactly one field is set.
 type Block struct {
 	P *Paragraph
 	T *Table
+	// Imported are the elements of content the document imports in another format (a DOCX
+	// w:altChunk: HTML, a web archive, text, RTF, another DOCX), partitioned by that format's
+	// partitioner. They are emitted as they are, with the document's page number.
+	Imported []element.Element
 }
 
 // Paragraph is one w:p.

@@ -111,13 +111,7 @@ func (e *emitter) headerFooter(typ element.Type, parts map[string]*HeaderFooter,
 		}
 		var texts []string
 		for _, b := range hf.Blocks {
-			var t string
-			if b.P != nil {
-				t = strings.TrimSpace(b.P.Text())
-			} else {
-				t = strings.Join(tableTexts(b.T, nil), " ")
-			}
-			if t != "" {
+			if t := strings.Join(cellTexts([]Block{b}, nil), " "); t != "" {
 				texts = append(texts, t)
 			}
 		}
@@ -143,10 +137,13 @@ func (e *emitter) blocks(blocks []Block) error {
 			}
 		}
 		var err error
-		if b.P != nil {
+		switch {
+		case b.P != nil:
 			err = e.paragraph(b.P)
-		} else {
+		case b.T != nil:
 			err = e.table(b.T)
+		default:
+			err = e.imported(b.Imported)
 		}
 		if err != nil {
 			return err
@@ -355,15 +352,35 @@ func tableTexts(t *Table, out []string) []string {
 
 func cellTexts(blocks []Block, out []string) []string {
 	for _, b := range blocks {
-		if b.P != nil {
+		switch {
+		case b.P != nil:
 			if t := strings.TrimSpace(b.P.Text()); t != "" {
 				out = append(out, t)
 			}
-		} else {
+		case b.T != nil:
 			out = tableTexts(b.T, out)
+		default:
+			for _, el := range b.Imported {
+				if t := strings.TrimSpace(el.Text); t != "" {
+					out = append(out, t)
+				}
+			}
 		}
 	}
 	return out
+}
+
+// imported emits elements another partitioner made of imported content, numbered with the
+// document's current page; the outer pass gives them IDs and parents.
+func (e *emitter) imported(els []element.Element) error {
+	for _, el := range els {
+		el.ID, el.Metadata.ParentID = "", ""
+		el.Metadata.PageNumber = e.pageNumber()
+		if err := e.emit(el); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const maxGridCols = 4096
