@@ -134,12 +134,21 @@ func decodeGrey(data []byte, frame int) (*image.Gray, error) {
 	return img, err
 }
 
+// maxDecodeBytes bounds what one whole-image decoder may hold for an image: leptonica's
+// raster at the depth it keeps (a colour image: 4 bytes a pixel, before the grey copy) or
+// libjpeg's coefficients of a progressive JPEG. It is one grey page of scan.MaxRenderPixels,
+// the largest raster the row decoders and pdftoppm ever produce, so no path holds more than
+// a maximal page; an image over it that no row decoder takes is refused from its header.
+const maxDecodeBytes = float64(scan.MaxRenderPixels)
+
 // decodeGreyFit is decodeGrey reducing an image of more than limit pixels (0: no limit) by the
-// smallest whole factor k that fits, each pixel the mean of a k × k block; it returns k. An
-// image leptonica reads is reduced straight from its raster; a colour JPEG is decoded by libjpeg
-// at 1/2, 1/4 or 1/8 scale (the largest dividing k) and the rest reduced after; one the other
-// row decoders read is reduced once decoded, and the full-size copy dropped before recognition
-// makes its own.
+// smallest whole factor k that fits, each pixel the mean of a k × k block; it returns k. The
+// row decoders (PNG; JPEG grey, colour and CMYK; 8-bit grey and colour TIFF in strips) reduce
+// as the rows come — a JPEG decoded by libjpeg at 1/2, 1/4 or 1/8 scale first — so the page
+// is never held at full size; leptonica, which reads the other images whole (bilevel,
+// palette, tiled or 16-bit TIFF, BMP, GIF, WebP, PNM, interlaced PNG), may do so only while its
+// raster stays within maxDecodeBytes, which the header says before anything is decoded, and
+// the page is then reduced straight from its raster.
 func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, error) {
 	if len(data) == 0 {
 		return nil, 1, errors.New("empty image")
@@ -151,80 +160,48 @@ func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, err
 	if w, h, ok := scan.ImageSize(data, frame); ok && limit > 0 {
 		k = scan.ShrinkFactor(w, h, limit)
 	}
-	if k > 1 {
-		if frame < 0 {
-			if img, ok, err := decodePNGGreyShrunk(data, k); ok {
-				return img, k, err
-			}
-			if d := jpegDenom(k); d > 1 {
-				if img, ok, err := decodeJPEGGreyScaled(data, d); ok {
-					if err != nil {
-						return nil, k, err
-					}
-					return scan.Shrink(img, k/d), k, nil
-				}
-			}
+	if img, ok, err := decodeTIFFGreyShrunk(data, frame, k); ok {
+		return img, k, err
+	}
+	if frame < 0 {
+		if img, ok, err := decodePNGGreyShrunk(data, k); ok {
+			return img, k, err
 		}
-		if img, ok, err := decodeLeptonicaShrunk(data, frame, k); ok {
+		if img, ok, err := decodeJPEGGreyShrunk(data, k); ok {
 			return img, k, err
 		}
 	}
-	img, err := decodeGreyFull(data, frame)
-	if err != nil || limit <= 0 {
-		return img, 1, err
+	if n, what, ok := scan.DecodedBytes(data, frame); ok && float64(n) > maxDecodeBytes {
+		w, h, _ := scan.ImageSize(data, frame)
+		return nil, k, fmt.Errorf("%w: %d × %d pixels (%s), which can only be read whole: %d MB decoded, more than the %d MB allowed; save it as PNG, JPEG or TIFF (read reduced) or scale it down",
+			scan.ErrTooLarge, w, h, what, n>>20, int64(maxDecodeBytes)>>20)
 	}
-	b := img.Bounds()
-	k = scan.ShrinkFactor(b.Dx(), b.Dy(), limit)
-	return scan.Shrink(img, k), k, nil
+	if k > 1 {
+		img, err := decodeLeptonicaShrunk(data, frame, k)
+		return img, k, err
+	}
+	img, err := decodeLeptonica(data, frame)
+	return img, 1, err
 }
 
-// decodeGreyFull decodes at full size: the row decoders first (colour never becomes a 32-bit
-// raster), else leptonica.
-func decodeGreyFull(data []byte, frame int) (*image.Gray, error) {
-	if len(data) == 0 {
-		return nil, errors.New("empty image")
-	}
-	// The header first: a decompression bomb is refused before any decoder allocates for it.
-	if err := scan.CheckSize(data, frame); err != nil {
-		return nil, err
-	}
-	if img, ok, err := decodeTIFFGrey(data, frame); ok {
-		return img, err
-	}
-	if frame < 0 {
-		if img, ok, err := decodePNGGrey(data); ok {
-			return img, err
-		}
-		if img, ok, err := decodeJPEGGrey(data); ok {
-			return img, err
-		}
-	}
-	return decodeLeptonica(data, frame)
-}
-
-// decodeLeptonicaShrunk decodes with leptonica and reduces by k straight from its raster
-// (grey and bilevel images, which leptonica holds at 8 or 1 bits). ok is false for an image
-// the row decoders take (colour PNG, JPEG, TIFF), whose full 32-bit raster leptonica would
-// build: those are decoded row by row and reduced after.
-func decodeLeptonicaShrunk(data []byte, frame int, k int) (img *image.Gray, ok bool, err error) {
-	if rowDecoded(data, frame) {
-		return nil, false, nil
-	}
+// decodeLeptonicaShrunk decodes with leptonica and reduces by k straight from its raster (the
+// images no row decoder takes; decodeGreyFit has bounded the raster from the header).
+func decodeLeptonicaShrunk(data []byte, frame int, k int) (*image.Gray, error) {
 	var code C.int
 	g := C.q_decode((*C.l_uint8)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(frame), &code)
 	if g == nil {
-		return nil, true, fmt.Errorf("cannot decode image (leptonica code %d)", int(code))
+		return nil, fmt.Errorf("cannot decode image (leptonica code %d)", int(code))
 	}
 	defer C.q_destroy(g)
 	w, h := int(C.pixGetWidth(g)), int(C.pixGetHeight(g))
 	if w <= 0 || h <= 0 || w*h > scan.MaxPixels {
-		return nil, true, fmt.Errorf("unsupported image size %dx%d", w, h)
+		return nil, fmt.Errorf("unsupported image size %dx%d", w, h)
 	}
 	dw, dh := (w+k-1)/k, (h+k-1)/k
-	img = image.NewGray(image.Rect(0, 0, dw, dh))
+	img := image.NewGray(image.Rect(0, 0, dw, dh))
 	scratch := make([]C.l_uint32, 2*dw)
 	C.q_copy_shrink(g, (*C.l_uint8)(unsafe.Pointer(&img.Pix[0])), C.l_int32(k), &scratch[0], &scratch[dw])
-	return img, true, nil
+	return img, nil
 }
 
 // decodeLeptonica is decodeGrey through leptonica's readers.
@@ -251,13 +228,4 @@ func sameImage(a, b []byte) bool {
 		return false
 	}
 	return C.q_same((*C.l_uint8)(unsafe.Pointer(&a[0])), C.size_t(len(a)), (*C.l_uint8)(unsafe.Pointer(&b[0])), C.size_t(len(b))) != 0
-}
-
-// rowDecoded reports whether one of the row decoders (decodeTIFFGrey, decodePNGGrey,
-// decodeJPEGGrey) takes the image, from its header.
-func rowDecoded(data []byte, frame int) bool {
-	if tiffRowDecoded(data, frame) {
-		return true
-	}
-	return frame < 0 && (pngRowDecoded(data) || jpegRowDecoded(data))
 }

@@ -141,12 +141,3 @@ func decodePNGGreyShrunk(data []byte, k int) (img *image.Gray, ok bool, err erro
 	}
 	return nil, true, errors.New("cannot decode PNG image")
 }
-
-// pngRowDecoded reports whether decodePNGGrey takes the PNG (colour, not interlaced).
-func pngRowDecoded(data []byte) bool {
-	if !bytes.HasPrefix(data, pngMagic) {
-		return false
-	}
-	var w, h C.int
-	return C.q_png_grey((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), nil, &w, &h, 1) == 0
-}

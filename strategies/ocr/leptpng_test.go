@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/image/tiff"
@@ -104,10 +105,20 @@ func TestJPEGRowDecoder(t *testing.T) {
 			t.Error("example.jpg: scanline decoder and leptonica differ")
 		}
 	}
+	// Grey JPEGs too: libjpeg's own grey samples, as leptonica keeps them.
 	var grey bytes.Buffer
 	jpeg.Encode(&grey, greyPattern(w, h, false), nil)
-	if _, ok, _ := decodeJPEGGrey(grey.Bytes()); ok {
-		t.Error("grey JPEG taken by the scanline decoder")
+	got, ok, err := decodeJPEGGrey(grey.Bytes())
+	if !ok || err != nil {
+		t.Fatalf("grey JPEG not decoded (ok=%v, err=%v)", ok, err)
+	}
+	if want, err := decodeLeptonica(grey.Bytes(), -1); err != nil || !bytes.Equal(got.Pix, want.Pix) {
+		t.Errorf("grey JPEG: scanline decoder and leptonica differ (err %v)", err)
+	}
+	// A file cut in its scan is an error, not an image filled with grey past the cut.
+	cut := grey.Bytes()[:grey.Len()*2/3]
+	if _, ok, err := decodeJPEGGrey(cut); !ok || err == nil || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("truncated JPEG: ok=%v err=%v", ok, err)
 	}
 }
 
@@ -135,7 +146,7 @@ func TestJPEGScaledDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ k, denom int }{{2, 2}, {3, 1}, {4, 4}, {6, 2}, {8, 8}, {16, 8}} {
+	for _, c := range []struct{ k, denom int }{{2, 2}, {3, 1}, {4, 4}, {6, 2}, {8, 8}, {16, 8}, {24, 8}} {
 		if d := jpegDenom(c.k); d != c.denom {
 			t.Errorf("k %d: libjpeg scale 1/%d, want 1/%d", c.k, d, c.denom)
 		}
@@ -210,5 +221,70 @@ func TestTIFFRowDecoder(t *testing.T) {
 	}
 	if _, ok, _ := decodeTIFFGrey([]byte("II*\x00\x08\x00\x00\x00"), 0); ok {
 		t.Error("truncated TIFF claimed")
+	}
+}
+
+// TestReducedAsRowsCome: a grey or colour TIFF and a grey JPEG over the limit are reduced as
+// their rows are decoded, never held at full size: the TIFFs give exactly the full decode's
+// block means, as do JPEGs whose factor libjpeg cannot scale by (odd k); an even k has libjpeg
+// decode at a smaller scale first, close to the block means. Sizes are odd, so the last
+// blocks are partial.
+func TestReducedAsRowsCome(t *testing.T) {
+	const w, h = 203, 117
+	rgba := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := uint8(255)
+			if (x/7+y/5)%3 == 0 {
+				v = uint8(40 + x%50)
+			}
+			rgba.SetNRGBA(x, y, color.NRGBA{v, v / 2, uint8(x * y), 255})
+		}
+	}
+	grey := greyPattern(w, h, false)
+	type file struct {
+		name  string
+		data  []byte
+		exact bool // every k gives the block means exactly
+	}
+	var files []file
+	for _, src := range []image.Image{rgba, grey} {
+		for _, comp := range []tiff.CompressionType{tiff.Uncompressed, tiff.Deflate} {
+			var buf bytes.Buffer
+			if err := tiff.Encode(&buf, src, &tiff.Options{Compression: comp}); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, file{fmt.Sprintf("%T TIFF compression %d", src, comp), buf.Bytes(), true})
+		}
+	}
+	var gj bytes.Buffer
+	if err := jpeg.Encode(&gj, grey, &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, file{"grey JPEG", gj.Bytes(), false})
+	for _, f := range files {
+		full, err := decodeGrey(f.data, -1)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		for _, k := range []int{2, 3, 4, 5, 8} {
+			limit := float64((w+k-1)/k) * float64((h+k-1)/k)
+			got, gk, err := decodeGreyFit(f.data, -1, limit)
+			if err != nil || gk != k {
+				t.Fatalf("%s, k %d: reduced by %d (err %v)", f.name, k, gk, err)
+			}
+			want := scan.Shrink(full, k)
+			if got.Bounds() != want.Bounds() {
+				t.Fatalf("%s, k %d: %v, want %v", f.name, k, got.Bounds(), want.Bounds())
+			}
+			var diff int
+			for i := range got.Pix {
+				diff += max(int(got.Pix[i])-int(want.Pix[i]), int(want.Pix[i])-int(got.Pix[i]))
+			}
+			mean := float64(diff) / float64(len(got.Pix))
+			if exact := f.exact || jpegDenom(k) == 1; exact && diff != 0 || mean > 8 {
+				t.Errorf("%s, k %d: mean difference %.2f grey levels from the block means (exact: %v)", f.name, k, mean, exact)
+			}
+		}
 	}
 }

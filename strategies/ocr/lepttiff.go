@@ -32,7 +32,15 @@ static toff_t q_tiff_seek(thandle_t h, toff_t off, int whence) {
 }
 static int q_tiff_close(thandle_t h) { (void)h; return 0; }
 static toff_t q_tiff_size(thandle_t h) { return ((q_tiffsrc *)h)->n; }
-static int q_tiff_map(thandle_t h, void **base, toff_t *size) { (void)h; (void)base; (void)size; return 0; }
+// q_tiff_map hands libtiff the data itself, so it reads strips in place: a reader that
+// cannot map copies each strip whole first (an uncompressed page in one strip: a second
+// full-size copy). libtiff never writes through a read-only mapping.
+static int q_tiff_map(thandle_t h, void **base, toff_t *size) {
+	q_tiffsrc *s = (q_tiffsrc *)h;
+	*base = (void *)s->d;
+	*size = s->n;
+	return 1;
+}
 static void q_tiff_unmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
 
 // q_tiff_quiet stops libtiff printing to stderr; the caller reports what failed.
@@ -45,9 +53,11 @@ static void q_tiff_quiet(void) { TIFFSetErrorHandler(NULL); TIFFSetWarningHandle
 // is ever held, where leptonica would build a 32-bit one. With dst NULL it only reports the
 // size. Returns 0 on success, 1 for frames it leaves to leptonica (bilevel, palette, tiled,
 // 16-bit, YCbCr, planar...), 2 on an error.
-static int q_tiff_grey(const unsigned char *d, size_t n, int frame, unsigned char *dst, int *w, int *h) {
+// k > 1 reduces by k as the scanlines come (each dst pixel the mean of a k × k block; dst
+// holds ceil(w/k) × ceil(h/k) bytes), so a frame too large to be read whole never is.
+static int q_tiff_grey(const unsigned char *d, size_t n, int frame, unsigned char *dst, int *w, int *h, int k) {
 	q_tiffsrc s = {d, n, 0};
-	TIFF *t = TIFFClientOpen("page", "rm", (thandle_t)&s, q_tiff_rd, q_tiff_wr, q_tiff_seek,
+	TIFF *t = TIFFClientOpen("page", "r", (thandle_t)&s, q_tiff_rd, q_tiff_wr, q_tiff_seek,
 		q_tiff_close, q_tiff_size, q_tiff_map, q_tiff_unmap);
 	if (!t) return 1;
 	int r = 1;
@@ -68,16 +78,36 @@ static int q_tiff_grey(const unsigned char *d, size_t n, int frame, unsigned cha
 	if (!dst) goto done;
 	tmsize_t sl = TIFFScanlineSize(t);
 	if (sl < (tmsize_t)tw * spp) { r = 2; goto done; }
-	unsigned char *row = _TIFFmalloc(sl);
+	if (k < 1) k = 1;
+	uint32_t dw = (tw + k - 1) / k;
+	// The scanline, then (k > 1) the block sums and counts of the output row being gathered.
+	tmsize_t at = (sl + 7) & ~(tmsize_t)7;
+	unsigned char *row = _TIFFmalloc(at + (tmsize_t)dw * 2 * sizeof(unsigned int));
 	if (!row) { r = 2; goto done; }
+	unsigned int *sum = (unsigned int *)(row + at), *cnt = sum + dw;
 	for (uint32_t y = 0; y < th; y++) {
 		if (TIFFReadScanline(t, row, y, 0) < 0) { r = 2; break; }
-		unsigned char *o = dst + (size_t)y * tw;
-		if (spp == 1) { memcpy(o, row, tw); continue; }
+		if (k == 1) {
+			unsigned char *o = dst + (size_t)y * tw;
+			if (spp == 1) { memcpy(o, row, tw); continue; }
+			const unsigned char *p = row;
+			for (uint32_t x = 0; x < tw; x++, p += spp) {
+				unsigned char m = p[0] < p[1] ? p[0] : p[1];
+				o[x] = m < p[2] ? m : p[2];
+			}
+			continue;
+		}
+		if (y % k == 0) { memset(sum, 0, dw * sizeof(unsigned int)); memset(cnt, 0, dw * sizeof(unsigned int)); }
 		const unsigned char *p = row;
 		for (uint32_t x = 0; x < tw; x++, p += spp) {
-			unsigned char m = p[0] < p[1] ? p[0] : p[1];
-			o[x] = m < p[2] ? m : p[2];
+			unsigned int v = p[0];
+			if (spp > 1) { unsigned char m = p[0] < p[1] ? p[0] : p[1]; v = m < p[2] ? m : p[2]; }
+			sum[x / k] += v;
+			cnt[x / k]++;
+		}
+		if (y % k == (uint32_t)k - 1 || y == th - 1) {
+			unsigned char *o = dst + (size_t)(y / k) * dw;
+			for (uint32_t j = 0; j < dw; j++) o[j] = (unsigned char)((sum[j] + cnt[j] / 2) / cnt[j]);
 		}
 	}
 	_TIFFfree(row);
@@ -104,17 +134,23 @@ func init() { C.q_tiff_quiet() }
 // tiles, 16-bit samples, YCbCr); the caller then uses leptonica. The size has been checked
 // against scan.MaxPixels from the header already.
 func decodeTIFFGrey(data []byte, frame int) (img *image.Gray, ok bool, err error) {
-	if !bytes.HasPrefix(data, []byte("II*\x00")) && !bytes.HasPrefix(data, []byte("MM\x00*")) &&
-		!bytes.HasPrefix(data, []byte("II+\x00")) && !bytes.HasPrefix(data, []byte("MM\x00+")) {
+	return decodeTIFFGreyShrunk(data, frame, 1)
+}
+
+// decodeTIFFGreyShrunk is decodeTIFFGrey reducing by k as the scanlines come: a colour or grey
+// frame over scan.MaxRenderPixels is never held at full size, even as grey.
+func decodeTIFFGreyShrunk(data []byte, frame, k int) (img *image.Gray, ok bool, err error) {
+	if !isTIFF(data) {
 		return nil, false, nil
 	}
 	var w, h C.int
 	p := (*C.uchar)(unsafe.Pointer(&data[0]))
-	if C.q_tiff_grey(p, C.size_t(len(data)), C.int(max(frame, 0)), nil, &w, &h) != 0 || w <= 0 || h <= 0 {
+	if C.q_tiff_grey(p, C.size_t(len(data)), C.int(max(frame, 0)), nil, &w, &h, 1) != 0 || w <= 0 || h <= 0 {
 		return nil, false, nil
 	}
-	img = image.NewGray(image.Rect(0, 0, int(w), int(h)))
-	switch C.q_tiff_grey(p, C.size_t(len(data)), C.int(max(frame, 0)), (*C.uchar)(unsafe.Pointer(&img.Pix[0])), &w, &h) {
+	k = max(k, 1)
+	img = image.NewGray(image.Rect(0, 0, (int(w)+k-1)/k, (int(h)+k-1)/k))
+	switch C.q_tiff_grey(p, C.size_t(len(data)), C.int(max(frame, 0)), (*C.uchar)(unsafe.Pointer(&img.Pix[0])), &w, &h, C.int(k)) {
 	case 0:
 		return img, true, nil
 	case 1:
@@ -123,12 +159,7 @@ func decodeTIFFGrey(data []byte, frame int) (img *image.Gray, ok bool, err error
 	return nil, true, errors.New("cannot decode TIFF image")
 }
 
-// tiffRowDecoded reports whether decodeTIFFGrey takes the TIFF frame.
-func tiffRowDecoded(data []byte, frame int) bool {
-	if !bytes.HasPrefix(data, []byte("II*\x00")) && !bytes.HasPrefix(data, []byte("MM\x00*")) &&
-		!bytes.HasPrefix(data, []byte("II+\x00")) && !bytes.HasPrefix(data, []byte("MM\x00+")) {
-		return false
-	}
-	var w, h C.int
-	return C.q_tiff_grey((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.int(max(frame, 0)), nil, &w, &h) == 0 && w > 0 && h > 0
+func isTIFF(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("II*\x00")) || bytes.HasPrefix(data, []byte("MM\x00*")) ||
+		bytes.HasPrefix(data, []byte("II+\x00")) || bytes.HasPrefix(data, []byte("MM\x00+"))
 }

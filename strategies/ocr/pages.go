@@ -95,7 +95,11 @@ func (s *imageSource) render(_ context.Context, n int) (pageImage, error) {
 	// file, and the boxes are mapped back to the image's own pixels.
 	img, k, err := decodeGreyFit(s.data, frame, scan.MaxRenderPixels)
 	if err != nil {
-		return pageImage{}, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read image: " + err.Error(), Err: err}
+		where := ""
+		if s.frames > 1 {
+			where = fmt.Sprintf(" (page %d of %d)", n, s.frames)
+		}
+		return pageImage{}, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read image" + where + ": " + err.Error(), Err: err}
 	}
 	return pageImage{img: img, shrink: k}, nil
 }

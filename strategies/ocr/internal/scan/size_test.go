@@ -6,12 +6,14 @@ import (
 	"errors"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"testing"
 
 	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
 )
 
 // bombPNG is a valid PNG signature and header declaring w × h grey pixels, with one tiny
@@ -196,5 +198,59 @@ func TestFitDPI(t *testing.T) {
 	}
 	if got := FitDPI(300, 1e9, 1e9, MaxRenderPixels); got != 1 {
 		t.Errorf("absurd page: %d DPI", got)
+	}
+}
+
+// TestDecodedBytes: the raster a whole-image decoder keeps is estimated from the header at
+// the depth it keeps — 1 bit for bilevel, 8 for grey, 16 for 16-bit grey, 32 for colour,
+// palettes and alpha — with BitsPerSample read where a TIFF stores it out of line (three
+// samples: an offset).
+func TestDecodedBytes(t *testing.T) {
+	const w, h = 40, 20
+	grey := image.NewGray(image.Rect(0, 0, w, h))
+	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+	grey16 := image.NewGray16(image.Rect(0, 0, w, h))
+	bw := image.NewPaletted(image.Rect(0, 0, w, h), color.Palette{color.Black, color.White})
+	enc := func(f func(*bytes.Buffer) error) []byte {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	webp := []byte("RIFF\x00\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x00\x00\x00\x00")
+	webp = append(webp, byte(w-1), 0, 0, byte(h-1), 0, 0)
+	binary.LittleEndian.PutUint32(webp[4:], uint32(len(webp)-8))
+	cases := []struct {
+		name string
+		data []byte
+		bits int
+		what string
+	}{
+		{"grey png", enc(func(b *bytes.Buffer) error { return png.Encode(b, grey) }), 8, "PNG"},
+		{"16-bit png", enc(func(b *bytes.Buffer) error { return png.Encode(b, grey16) }), 16, "PNG"},
+		{"colour png", enc(func(b *bytes.Buffer) error { return png.Encode(b, rgba) }), 32, "PNG"},
+		{"bilevel png", enc(func(b *bytes.Buffer) error { return png.Encode(b, bw) }), 32, "PNG"}, // a palette
+		{"grey tiff", enc(func(b *bytes.Buffer) error { return tiff.Encode(b, grey, nil) }), 8, "8-bit TIFF"},
+		{"colour tiff", enc(func(b *bytes.Buffer) error { return tiff.Encode(b, rgba, nil) }), 32, "32-bit TIFF"},
+		{"16-bit tiff", enc(func(b *bytes.Buffer) error { return tiff.Encode(b, grey16, nil) }), 16, "16-bit TIFF"},
+		{"two-colour tiff", enc(func(b *bytes.Buffer) error { return tiff.Encode(b, bw, nil) }), 32, "8-bit TIFF"}, // a palette
+		{"24-bit bmp", enc(func(b *bytes.Buffer) error { return bmp.Encode(b, rgba) }), 32, "32-bit BMP"},
+		{"8-bit bmp", enc(func(b *bytes.Buffer) error { return bmp.Encode(b, grey) }), 32, "8-bit BMP"},
+		{"gif", enc(func(b *bytes.Buffer) error { return gif.Encode(b, grey, nil) }), 32, "GIF"},
+		{"webp", webp, 32, "WebP"},
+		{"pbm", []byte("P4 40 20\n"), 1, "bilevel PNM"},
+		{"pgm", []byte("P5 40 20 255\n"), 8, "grey PNM"},
+		{"16-bit pgm", []byte("P5 40 20 65535\n"), 16, "grey PNM"},
+		{"ppm", []byte("P6 40 20 255\n"), 32, "colour PNM"},
+	}
+	for _, c := range cases {
+		n, what, ok := DecodedBytes(c.data, -1)
+		if want := int64(w * h * c.bits / 8); !ok || n != want || what != c.what {
+			t.Errorf("%s: %d bytes (%q, %v), want %d (%q)", c.name, n, what, ok, want, c.what)
+		}
+	}
+	if _, _, ok := DecodedBytes([]byte("not an image"), -1); ok {
+		t.Error("text estimated")
 	}
 }
