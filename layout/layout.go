@@ -181,6 +181,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	for _, s := range srcs {
 		s.drop = hiddenGlyphs(s.glyphs)
 	}
+	slanted := slantedLines(p, srcs)
 	srcs = append(srcs, turnedSources(p, srcs)...)
 
 	// Tables first: their words leave the text flow.
@@ -208,7 +209,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 		regions = append(regions, region{typ: element.Image, b: b, img: f.img})
 	}
 
-	lines := joinJustified(d.flowLines(p, srcs, taken))
+	lines := append(joinJustified(d.flowLines(p, srcs, taken)), slanted...)
 	markDrawnBullets(lines, &p.Geometry, H)
 	body := d.bodySize(lines)
 	blocks := buildBlocks(joinLabels(lines, H), body)

@@ -40,6 +40,10 @@ type Glyph struct {
 	// Dir is the quadrant the text runs in: 0 left to right, 1 upwards (turned 90°
 	// counter-clockwise), 2 right to left (upside down), 3 downwards (see TurnUpright).
 	Dir uint8
+	// Slant is the baseline's angle off the axis of its quadrant Dir, in radians (−π/4 to
+	// π/4, counter-clockwise positive): zero for text set square to the page, 0.52 for a
+	// watermark turned 30° (or 120°, quadrant 1). Turning the page by quarters keeps it.
+	Slant float64
 	// Invisible is set for text rendering mode 3 (typically an OCR layer under a scan).
 	Invisible bool
 	// Clipped is set when the clip in force hides the glyph entirely (pdfminer keeps such
@@ -595,6 +599,7 @@ func (in *interp) addGlyph(m matrix, x, y float64, f *font, ts *textState, text 
 		Upright:   0 < gm[0]*gm[3]*scaling && gm[1]*gm[2] <= 0,
 		Invisible: ts.render == 3 || ts.render == 7,
 		Dir:       quadrant(gm[0]*scaling, gm[1]*scaling),
+		Slant:     slant(gm[0]*scaling, gm[1]*scaling),
 	}
 	in.appendGlyph(g)
 }
@@ -651,6 +656,7 @@ func (in *interp) showVertical(m matrix, f *font, ts *textState, seq parray, dxs
 						Upright:   0 < gm[0]*gm[3]*scaling && gm[1]*gm[2] <= 0,
 						Invisible: ts.render == 3 || ts.render == 7,
 						Dir:       quadrant(-gm[2], -gm[3]),
+						Slant:     slant(-gm[2], -gm[3]),
 					}
 					in.appendGlyph(g)
 				}

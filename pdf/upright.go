@@ -16,6 +16,18 @@ func quadrant(dx, dy float64) uint8 {
 	return 3
 }
 
+// slant is the angle of the baseline vector (dx, dy) off the axis of its quadrant.
+func slant(dx, dy float64) float64 {
+	a := math.Atan2(dy, dx) - float64(quadrant(dx, dy))*math.Pi/2
+	for a > math.Pi {
+		a -= 2 * math.Pi
+	}
+	for a <= -math.Pi {
+		a += 2 * math.Pi
+	}
+	return a
+}
+
 // TurnUpright turns a page whose text mostly runs in one direction other than left to right
 // — a landscape table or a booklet sheet drawn turned by the content stream rather than by
 // /Rotate — so that its text reads left to right, as a reader turns the sheet: glyphs,
