@@ -236,6 +236,7 @@ func capDPI(dpi int, w, h float64, maxPixels int64) int {
 func (h *Handler) command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	name, args = childproc.Limited(h.cfg.RenderMemory, 1<<30, name, args...)
 	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = childproc.ConverterEnviron() // it renders untrusted bytes: no credentials
 	childproc.DieWithParent(cmd)
 	return cmd
 }

@@ -39,6 +39,7 @@ func FromPandoc(ctx context.Context, input []byte, from string) ([]byte, error) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--sandbox", "--from="+from, "--to=html",
 		"+RTS", "-M1g", "-RTS")
+	cmd.Env = childproc.ConverterEnviron() // it parses untrusted bytes: no credentials
 	childproc.DieWithParent(cmd)
 	// The parent-death signal fires when the thread that started pandoc exits
 	// (golang.org/issue/27505): keep this goroutine on its thread until pandoc is reaped.

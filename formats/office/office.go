@@ -388,7 +388,8 @@ func (c Converter) Convert(ctx context.Context, data []byte, ext, format string)
 		cmd := exec.CommandContext(runCtx, path, args...)
 		cmd.Dir = dir
 		// HOME points into the temporary directory so nothing is written to the user's home.
-		cmd.Env = append(append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), noNetworkEnv...)
+		// No credentials either: LibreOffice parses untrusted bytes (childproc.ConverterEnviron).
+		cmd.Env = append(append(childproc.ConverterEnviron(), "HOME="+dir, "TMPDIR="+dir), noNetworkEnv...)
 		setGroup(cmd)
 		// soffice.bin is started directly so the parent-death signal reaches the converting
 		// process; what it forks is covered by the guard.

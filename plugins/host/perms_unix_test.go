@@ -103,3 +103,23 @@ func otherGroup() int {
 	}
 	return -1
 }
+
+// A plugin process got the host's whole environment (go-plugin appends it to the command's):
+// a format plugin parsing a hostile document, or a third-party plugin, held the API key, the
+// key sealing every stored connector credential and the database URL. It now gets the
+// environment without Quarry's own secrets (childproc.Environ); a provider's key stays, the
+// VLM strategy needs it.
+func TestAttackPluginDoesNotInheritSecrets(t *testing.T) {
+	t.Setenv("UNSTRUCTURED_API_KEY", "api-key-value")
+	t.Setenv("QUARRY_SECRET_KEY", "sealing-key-value")
+	t.Setenv("QUARRY_DATABASE", "postgres://quarry:pw@db/quarry")
+	t.Setenv("ANTHROPIC_API_KEY", "provider-key")
+	h := newHost(t, Config{Workers: 1})
+	got, err := run(t, h, "env", textDoc(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Text != "ANTHROPIC_API_KEY PATH" {
+		t.Errorf("the plugin's environment holds %q, want only ANTHROPIC_API_KEY PATH of the listed", got[0].Text)
+	}
+}

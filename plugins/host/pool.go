@@ -238,6 +238,7 @@ func (pl *pool) start() (*proc, error) {
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.ClientSets(),
 		Cmd:              cmd,
+		SkipHostEnv:      true, // cmd.Env is the environment the plugin gets (command)
 		AllowedProtocols: wire.AllowedProtocols,
 		AutoMTLS:         true,
 		Managed:          true,
@@ -304,7 +305,10 @@ func command(spec Spec, tmp string) *exec.Cmd {
 			path = envBin
 		}
 	}
-	env := os.Environ()
+	// Not the host's own secrets (the API key, the key sealing connector credentials, the
+	// database URL): a plugin parses untrusted documents and may be a third party's binary.
+	// go-plugin would append the whole environment again; the client sets SkipHostEnv.
+	env := childproc.Environ()
 	if os.Getenv("OMP_THREAD_LIMIT") == "" {
 		// A pool sized to the cores wants one OpenMP thread per process; libgomp reads the
 		// variable when it loads, so it must be in the environment at exec (Tesseract is 8x

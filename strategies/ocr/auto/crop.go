@@ -199,6 +199,7 @@ func (c *cropper) crop(ctx context.Context, n int, e element.Element, q uint8, w
 		"-x", strconv.Itoa(x), "-y", strconv.Itoa(y), "-W", strconv.Itoa(cw), "-H", strconv.Itoa(ch),
 		"-jpeg", "-jpegopt", "quality=90", path)
 	cmd := exec.CommandContext(rctx, name, args...)
+	cmd.Env = childproc.ConverterEnviron() // it renders untrusted bytes: no credentials
 	childproc.DieWithParent(cmd)
 	cmd.WaitDelay = time.Second // a grandchild holding the pipes must not outlast the deadline
 	var out, stderr capped

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/quarrydocs/quarry/contract"
@@ -84,6 +85,17 @@ func main() {
 			}
 			os.Exit(3)
 			return nil
+		}),
+		// The names of the listed variables this process was given, for the tests of what a
+		// plugin's environment holds.
+		s("env", func(_ context.Context, _ *sdk.Document, _ sdk.Options, emit sdk.Emit) error {
+			var have []string
+			for _, n := range []string{"UNSTRUCTURED_API_KEY", "QUARRY_SECRET_KEY", "QUARRY_DATABASE", "ANTHROPIC_API_KEY", "PATH"} {
+				if _, ok := os.LookupEnv(n); ok {
+					have = append(have, n)
+				}
+			}
+			return emit(element.Element{Type: element.NarrativeText, Text: strings.Join(have, " ")})
 		}),
 		s("typed", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
 			return &sdk.Error{Kind: contract.KindUnprocessable, Msg: "document refused"}
