@@ -28,7 +28,8 @@ func Partition(ctx context.Context, doc *contract.Document, opts contract.Option
 	}
 	// Fields and footnotes in the forms pandoc reads (fields.go). RTF carries its own code
 	// pages in control words; pandoc reads the bytes as they are.
-	if fixed := normalizeFields(data); !bytes.Equal(fixed, data) {
+	// Text escapes of non-1252 code pages and \uN delimiters too (charset.go).
+	if fixed := normalizeFields(normalizeText(data)); !bytes.Equal(fixed, data) {
 		doc = contract.NewDocument(doc.Filename, fixed)
 	}
 	return html.PartitionPandoc(ctx, doc, opts, "rtf", false, emit)

@@ -94,3 +94,70 @@ func FuzzNormalizeFields(f *testing.F) {
 		}
 	})
 }
+
+// Text escapes in the document's code page or the font's character set, which pandoc reads
+// as Windows-1252 (Russian, Japanese, Polish, Greek came out as mojibake), and \uN fallbacks
+// written as literal characters, after which pandoc dropped one more character.
+func TestCodePages(t *testing.T) {
+	if _, err := exec.LookPath("pandoc"); err != nil {
+		t.Skip("pandoc not installed (Debian package pandoc)")
+	}
+	cases := map[string][]string{
+		"codepages.rtf": {"Café in the West.", "Привет мир.", "こんにちは", "Zażółć gęślą jaźń.", "Γειά σου.",
+			"Fallbacks: Привет. Д and Д. Word: Ф end."},
+		"ansicpg1251.rtf": {"Привет, мир! Здесь русский текст."},
+	}
+	for name, want := range cases {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		err = Partition(context.Background(), contract.NewDocument(name, data), contract.Options{}, func(e element.Element) error {
+			got = append(got, e.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s:\ngot  %q\nwant %q", name, got, want)
+		}
+	}
+}
+
+func TestNormalizeTextEdges(t *testing.T) {
+	western := []byte(`{\rtf1\ansi\ansicpg1252 Caf\'e9 {\b bold}\par}`)
+	if got := normalizeText(western); !bytes.Equal(got, western) {
+		t.Errorf("Windows-1252 document changed: %s", got)
+	}
+	for in, want := range map[string]string{
+		`{\rtf1\ansi\ansicpg1251 \'cf}`:                    `{\rtf1\ansi\ansicpg1251 \u1055 \'3f}`,
+		`{\rtf1\ansicpg1251{\uc0 \'cf}}`:                   `{\rtf1\ansicpg1251{\uc0 \u1055 }}`,
+		`{\rtf1 \u1055?.}`:                                 `{\rtf1 \u1055 ?.}`,
+		`{\rtf1\ansicpg1251 \u1055\'cf\'cf}`:               `{\rtf1\ansicpg1251 \u1055 \'cf\u1055 \'3f}`, // the fallback stays, the next is text
+		`{\rtf1\ansicpg1251 \bin2 \'c}`:                    `{\rtf1\ansicpg1251 \bin2 \'c}`,
+		`{\rtf1\ansicpg932 \'82}`:                          `{\rtf1\ansicpg932 \'82}`, // a lead byte alone
+		`{\rtf1\ansicpg1251 \'zz \u}`:                      `{\rtf1\ansicpg1251 \'zz \u}`,
+		`{\rtf1\ansicpg1251 \u-3913 ?}`:                    `{\rtf1\ansicpg1251 \u-3913 ?}`,
+		`{\rtf1\ansicpg99999 \'cf}`:                        `{\rtf1\ansicpg99999 \'cf}`, // unknown code page
+		`{\rtf1{\fonttbl{\f1\fcharset2 Symbol;}}\f1 \'b0}`: `{\rtf1{\fonttbl{\f1\fcharset2 Symbol;}}\f1 \'b0}`,
+	} {
+		if got := string(normalizeText([]byte(in))); got != want {
+			t.Errorf("%s:\ngot  %s\nwant %s", in, got, want)
+		}
+	}
+}
+
+// FuzzNormalizeText: no panic, and input without text escapes comes back unchanged.
+func FuzzNormalizeText(f *testing.F) {
+	f.Add([]byte(`{\rtf1\ansicpg1251{\fonttbl{\f1\fcharset128 x;}}\f1 \'82\'a0 \u1055?}`))
+	f.Add([]byte(`\'`))
+	f.Add([]byte(`{\uc9\u-1 \bin9 }`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out := normalizeText(data)
+		if !bytes.Contains(data, []byte(`\'`)) && !bytes.Contains(data, []byte(`\u`)) && !bytes.Equal(out, data) {
+			t.Errorf("changed without escapes: %q -> %q", data, out)
+		}
+	})
+}
