@@ -3,6 +3,7 @@ package tables
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -516,15 +517,40 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 	// The header zone is the lines above the first body line: one with a label in the first
 	// column and a figure in another. Its lines merge into multi-line header cells, except
 	// below a line with a cell spanning columns (a multi-level header).
+	// A figure is a phrase that starts with one: "30, 2023" in "Sep 30, 2023" is part of a
+	// date; and a year alone labels a column of a statement's head.
+	figure := func(l tline, p [2]int) bool {
+		// The phrase's first word with a letter or a digit must be a figure: "6.5 %",
+		// "$ 1,234", "11.6 years" are figures; "Sep 30, 2023", "Level 1" are labels.
+		num := false
+		for _, w := range l.words[p[0]:p[1]] {
+			t := ws[w].Text
+			if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+				continue
+			}
+			num = numeric(t)
+			break
+		}
+		if !num {
+			return false
+		}
+		if p[1]-p[0] == 1 {
+			if v, err := strconv.Atoi(ws[l.words[p[0]]].Text); err == nil && v >= 1900 && v <= 2100 {
+				return false
+			}
+		}
+		return true
+	}
 	firstBody := len(block)
 	for k, l := range block {
 		stub, fig := false, false
-		for _, w := range l.words {
-			c0, _ := wordCols(w)
-			if c0 == 0 {
-				stub = true
-			} else if numeric(ws[w].Text) {
-				fig = true
+		for _, p := range l.phrases {
+			for _, w := range l.words[p[0]:p[1]] {
+				if c0, _ := wordCols(w); c0 == 0 {
+					stub = true
+				} else if figure(l, p) {
+					fig = true
+				}
 			}
 		}
 		if stub && fig {
@@ -534,6 +560,20 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 	}
 	if firstBody == len(block) {
 		firstBody = 1
+	}
+	// Lines of the stub alone just above it are the body's section labels ("Assets", "Cash
+	// equivalents:"), not lines of the head.
+	for firstBody > 1 {
+		stubOnly := true
+		for _, w := range block[firstBody-1].words {
+			if c0, _ := wordCols(w); c0 != 0 {
+				stubOnly = false
+			}
+		}
+		if !stubOnly {
+			break
+		}
+		firstBody--
 	}
 	groups := groupHeads(block, firstBody, ws, hs, vs, wordCols, bb)
 	lineSpans := func(l tline) bool {
@@ -583,6 +623,30 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 	if len(rows) < minRows {
 		return Table{}, false, nil
 	}
+	// Columns of currency signs: every word in them below the head is one ("$" before the
+	// first and last figures of a statement).
+	signCol := make([]bool, len(colsIv))
+	signs := make([]int, len(colsIv))
+	for k, l := range block {
+		if k < firstBody {
+			continue
+		}
+		for _, w := range l.words {
+			c0, c1 := wordCols(w)
+			if c0 != c1 {
+				signs[c0] = -1
+				continue
+			}
+			if signs[c0] >= 0 && currencySign(ws[w].Text) {
+				signs[c0]++
+			} else {
+				signs[c0] = -1
+			}
+		}
+	}
+	for c, n := range signs {
+		signCol[c] = n > 0
+	}
 	// Cells: in each row, words grouped by the columns they cover; a phrase crossing a
 	// column edge (a spanning header) makes one cell over those columns.
 	ncol := len(colsIv)
@@ -604,11 +668,13 @@ func alignedTable(block []tline, ws []Word, hs []hrule, vs []vrule, body float64
 					continue
 				}
 				// Words of a phrase in one cell unless the phrase's words fall in separate
-				// columns, each wholly inside one.
+				// columns, each wholly inside one; in the head, a phrase over a column of
+				// currency signs and the figures beside it ("Sep 30, 2023" over "$" and
+				// "14,158") is one cell over both.
 				var cur *part
 				for _, w := range l.words[p[0]:p[1]] {
 					c0, c1 := wordCols(w)
-					if cur != nil && c0 <= cur.c1 {
+					if cur != nil && (c0 <= cur.c1 || (row.header && (signCol[cur.c1] || signCol[c0]) && c0 == cur.c1+1)) {
 						cur.c1 = max(cur.c1, c1)
 						cur.words = append(cur.words, w)
 						continue
@@ -1289,6 +1355,12 @@ func ruleBetween(rules []hrule, lo, hi float64) bool {
 	// rules are sorted by height (rulesAcross keeps mergeH's order).
 	k := sort.Search(len(rules), func(i int) bool { return rules[i].y > lo })
 	return k < len(rules) && rules[k].y < hi
+}
+
+// currencySign reports whether a word is a currency sign alone.
+func currencySign(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n == len(s) && n > 0 && unicode.Is(unicode.Sc, r)
 }
 
 // numeric reports whether a word is a figure: digits with the usual separators, signs,
