@@ -56,6 +56,7 @@ func init() {
 				s.failAfter = int(v)
 			}
 			s.failOpen, _ = cfg["fail_open"].(string)
+			s.endless, _ = cfg["endless"].(bool)
 			if hold, _ := cfg["hold"].(string); hold != "" && os.Getenv(envTestWorker) != "" {
 				s.hold = strings.Split(hold, ",")
 				s.holdDir, _ = cfg["hold_dir"].(string)
@@ -72,17 +73,24 @@ type faultySource struct {
 	failOpen  string
 	hold      []string // document IDs this (victim) process never finishes
 	holdDir   string
+	endless   bool // after the folder's documents, made-up ones for ever (a hostile endpoint)
 }
 
 func (s *faultySource) List(ctx context.Context, yield func(connectors.Document) error) error {
 	n := 0
-	return s.inner.List(ctx, func(d connectors.Document) error {
+	err := s.inner.List(ctx, func(d connectors.Document) error {
 		if s.failAfter > 0 && n == s.failAfter {
 			return errors.New("source went away")
 		}
 		n++
 		return yield(d)
 	})
+	for i := 0; err == nil && s.endless; i++ {
+		if err = ctx.Err(); err == nil {
+			err = yield(connectors.Document{ID: fmt.Sprintf("made-up-%d.txt", i), Filename: fmt.Sprintf("made-up-%d.txt", i)})
+		}
+	}
+	return err
 }
 
 func (s *faultySource) Open(ctx context.Context, d connectors.Document) (io.ReadCloser, error) {
@@ -650,5 +658,44 @@ func TestOptionsFromNodes(t *testing.T) {
 	ds, _ := DataSourceJSON(map[string]any{"zeta": 1, "filesize_bytes": 3, "url": "u", "record_locator": map[string]any{"a": 1}})
 	if string(ds) != `{"url":"u","record_locator":{"a":1},"filesize_bytes":3,"zeta":1}` {
 		t.Fatalf("data_source = %s", ds)
+	}
+}
+
+// A source whose listing never ends — an endpoint the connector's user runs (an Azure
+// BlobEndpoint or service URL answering NextMarker for ever) — made its job list for as long as
+// the listing task ran (30 min, then retried), adding a row per made-up document. A job now
+// lists at most Config.MaxListedFiles documents and fails past it, naming the limit; the
+// documents listed before it are processed.
+func TestAttackEndlessListingBounded(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, "")
+	r, err := New(ctx, Config{Store: e.st, Secrets: e.box, Workers: 2, Heartbeat: 100 * time.Millisecond, Lease: e.lease,
+		InProcess: true, PollInterval: 100 * time.Millisecond, Env: testEnv, MaxListedFiles: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		r.Stop(sctx)
+	})
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, 3)
+	src := e.connector(store.RoleSource, "testsource", map[string]any{"path": in, "endless": true})
+	dst := e.connector(store.RoleDestination, "local", map[string]any{"path": out})
+	j, err := r.Run(ctx, e.workflow(src, dst, true, partitionNode), "ephemeral")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j = e.wait(j.ID, 60*time.Second)
+	if j.Status != store.JobFailed || j.Message == nil || !strings.Contains(*j.Message, "more than 40 documents") {
+		t.Fatalf("job = %s %v", j.Status, j.Message)
+	}
+	c, _ := e.st.FileCounts(ctx, j.ID)
+	if total := c.Success + c.Failed; total != 40 || c.Success != 3 {
+		t.Errorf("counts %+v, want the 40 listed documents processed (3 real)", c)
 	}
 }

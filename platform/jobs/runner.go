@@ -37,6 +37,9 @@ import (
 // DefaultMaxElements is the per-file element cap of job workers, as the partition API's.
 const DefaultMaxElements = 100_000
 
+// defaultMaxListedFiles is Config.MaxListedFiles's default.
+const defaultMaxListedFiles = 1_000_000
+
 // defaultMaxOutputBytes is Config.MaxOutputBytes's default, the partition API's answer limit.
 const defaultMaxOutputBytes = 256 << 20
 
@@ -73,6 +76,12 @@ type Config struct {
 	// Each request may upload 1 GiB and its files stay until its job ends, so without a cap
 	// one client filled the disk by starting jobs faster than workers finish them.
 	MaxPendingUploadBytes int64
+	// MaxListedFiles caps the documents one job lists (default 1,000,000; negative = no cap):
+	// past it the listing stops and the job fails, naming the limit, after processing those
+	// listed. A source's endpoint is chosen by the connector's user, and one that answers a
+	// next page for ever kept a job listing (and adding rows) until its task timed out, then
+	// again on every retry.
+	MaxListedFiles int
 	// UploadDir holds the files uploaded to on-demand jobs and workflow runs until their job
 	// ends; empty refuses uploads. Workers of such jobs must see the same directory.
 	UploadDir string
@@ -138,6 +147,9 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	if cfg.MaxPendingUploadBytes <= 0 {
 		cfg.MaxPendingUploadBytes = 8 << 30
+	}
+	if cfg.MaxListedFiles == 0 {
+		cfg.MaxListedFiles = defaultMaxListedFiles
 	}
 	if cfg.MaxOutputBytes <= 0 {
 		cfg.MaxOutputBytes = defaultMaxOutputBytes

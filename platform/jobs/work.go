@@ -104,6 +104,10 @@ func (r *Runner) workList(ctx context.Context, t *river.Job[listArgs]) error {
 	}
 	seq, skipped := 0, 0
 	listErr := src.List(ctx, func(doc connectors.Document) error {
+		if r.cfg.MaxListedFiles > 0 && seq >= r.cfg.MaxListedFiles {
+			return fmt.Errorf("the source listed more than %d documents, the limit of one job on this server; the first %d are processed (narrow the source, e.g. a prefix or fewer spaces)",
+				r.cfg.MaxListedFiles, r.cfg.MaxListedFiles)
+		}
 		if seq%50 == 0 {
 			if j, err := r.st.GetJob(ctx, jobID); err == nil && j.Status != store.JobInProgress {
 				return errStopped
