@@ -613,6 +613,21 @@ func joinLabels(ls []tline, H float64) []tline {
 		}
 		return n >= 3
 	}
+	// A contents list's page numbers: numbers after leader dots on their row, and the
+	// numbers right-aligned with them (an entry set without leaders). Each closes its row; a
+	// line of the next column on its baseline is no text it opens.
+	pageNums := map[int]bool{}
+	for i := 1; i < len(ls); i++ {
+		p := strings.TrimSpace(ls[i-1].text)
+		if sectionNumber.MatchString(ls[i].text) && math.Abs(ls[i].b.y0-ls[i-1].b.y0) <= 0.5*math.Min(ls[i].b.h(), ls[i-1].b.h()) &&
+			(strings.HasSuffix(p, ". .") || strings.HasSuffix(p, "..") || strings.HasSuffix(p, "…")) {
+			pageNums[int(math.Round(ls[i].b.x1))] = true
+		}
+	}
+	pageNum := func(x float64) bool {
+		k := int(math.Round(x))
+		return pageNums[k-1] || pageNums[k] || pageNums[k+1]
+	}
 	out := ls[:0:0]
 	for _, l := range ls {
 		if n := len(out); n > 0 {
@@ -621,7 +636,7 @@ func joinLabels(ls []tline, H float64) []tline {
 			gap := l.b.x0 - a.b.x1
 			// In the top and bottom bands a number is a page number beside a running head.
 			inBand := a.b.y1 < 0.14*H || a.b.y0 > 0.86*H
-			label := ((!inBand && sectionNumber.MatchString(a.text)) || markRune(a.text)) &&
+			label := ((!inBand && sectionNumber.MatchString(a.text) && !pageNum(a.b.x1)) || markRune(a.text)) &&
 				!(edge(rights, a.b.x1, 3) && edge(lefts, l.b.x0, 1))
 			if label && !a.turned && !l.turned && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) {
 				a.text += " " + l.text

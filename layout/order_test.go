@@ -528,3 +528,35 @@ func TestOrderContentsBesideRunningText(t *testing.T) {
 	foot := pdftest.Text("F1", 8, 220, 40, "F1 News of the Project, brought to you by its team")
 	wantOrder(t, c.String()+l+r1+r2+r3+foot, "C1", "E1", "E2", "E3", "E4", "H1", "L1", "L2", "R1", "R2", "R3", "F1")
 }
+
+// A table of contents filling the top of the left column (entries with leader dots, page
+// numbers at the column's right edge, no running text there whose lines end at that edge),
+// the right column's heading and lines a gutter beyond the numbers on their baselines: a
+// number after leader dots, and every number right-aligned with it, closes its entry's
+// row; it does not open the right column's line as a section number opens a heading.
+// Before, the numbers joined the right column's lines ("3 Extending the hook…"), which
+// then crossed the gutter, and the page was read across.
+func TestOrderContentsPageNumbersBeforeGutter(t *testing.T) {
+	var c strings.Builder
+	c.WriteString(pdftest.Text("F2", 11, 72, 722, "C1 Contents"))
+	entries := []string{"E1 Introduction", "E2 Shipping out a page . . . . . . . . .", "E3 A new hook for fonts . . . . . . . .",
+		"E4 Other hook business", "E5 Changes to packages . . . . . . . ."}
+	for i, e := range entries {
+		y := 700 - float64(22*i)
+		font := "F1"
+		if !strings.Contains(e, ". .") {
+			font = "F2"
+		}
+		c.WriteString(pdftest.Text(font, 10, 72, y, e) + pdftest.Text("F1", 10, 262, y, fmt.Sprint(i/2+1)))
+	}
+	r1, _ := para(290, 700, "R1", 9, 40)
+	c.WriteString(r1)
+	c.WriteString(pdftest.Text("F2", 12, 290, 590, "H2 Extending the hook concept"))
+	c.WriteString(pdftest.Text("F1", 8, 200, 40, "F1 News of the Project, brought to you by its team"))
+	els := wantOrder(t, c.String(), "C1", "E1", "E2", "E3", "E4", "E5", "R1", "H2", "F1")
+	for _, e := range els {
+		if regexp.MustCompile(`^[0-9]+ [A-Z]`).MatchString(e.Text) {
+			t.Errorf("a page number opened a line of the right column: %q", e.Text)
+		}
+	}
+}
