@@ -296,9 +296,12 @@ func TestTempCopiesRemovedWhenPluginDies(t *testing.T) {
 	}
 }
 
-// Every failure mode gets an error naming the plugin, and the next call is served.
+// Every failure mode gets an error naming the plugin, and the next call is served. The memory
+// hog runs on a host of its own whose time limit it cannot reach: touching 512 MiB takes a
+// fraction of a second idle but over 3 s on a loaded machine, where it ended on the time limit
+// instead of the memory limit.
 func TestIsolation(t *testing.T) {
-	h := newHost(t, Config{Workers: 1, Timeout: 3 * time.Second, MemoryLimit: 512 << 20})
+	shared := newHost(t, Config{Workers: 1, Timeout: 3 * time.Second, MemoryLimit: 512 << 20})
 	cases := []struct {
 		strategy, want string
 		kind           engine.Kind
@@ -313,6 +316,25 @@ func TestIsolation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.strategy, func(t *testing.T) {
+			h, other := shared, []int(nil)
+			if c.strategy == "hog" {
+				other = shared.Processes() // not strays: the shared host's live processes
+				h = New(Config{Dirs: []string{pluginDir}, Workers: 1, Timeout: 5 * time.Minute, MemoryLimit: 512 << 20})
+				t.Cleanup(func() {
+					pids := h.Processes()
+					h.Close()
+					assertGone(t, pids)
+				})
+				specs, err := h.Discover()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range specs {
+					if _, err := h.Add(s); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			before := h.Processes()
 			start := time.Now()
 			_, err := run(t, h, c.strategy, textDoc(100))
@@ -326,7 +348,7 @@ func TestIsolation(t *testing.T) {
 			}
 			// Only the pool's live processes remain: the killed one, and any helper it
 			// started, are gone.
-			assertNoStrays(t, h.Processes())
+			assertNoStrays(t, append(h.Processes(), other...))
 			doc := textDoc(50)
 			got, err := run(t, h, "echo", doc)
 			if err != nil {
