@@ -311,6 +311,43 @@ func testJobListIsStreamed(t *testing.T, dsn string) {
 	if rec.largest > 64<<10 || rec.body.Len() < 256<<10 {
 		t.Errorf("largest write %d bytes of a %d-byte answer; want the answer written in pieces of at most 64 KiB", rec.largest, rec.body.Len())
 	}
+
+	// A job's failed files, likewise: 250 failures (three pages) with 1 KB errors.
+	failing := &store.Job{ID: "30000000-0000-4000-8000-000000000000", WorkflowID: "40000000-0000-4000-8000-000000000000",
+		WorkflowName: "w", Nodes: []store.Node{}, JobType: "ephemeral", Status: "IN_PROGRESS", ProcessingStatus: "IN_PROGRESS", CreatedAt: base}
+	if err := p.Store.CreateJob(ctx, failing); err != nil {
+		t.Fatal(err)
+	}
+	const failedN = 250
+	for k := 0; k < failedN; k++ {
+		id := fmt.Sprintf("50000000-0000-4000-8000-%012d", k)
+		if _, err := p.Store.AddFile(ctx, &store.JobFile{ID: id, JobID: failing.ID, Seq: k, DocID: fmt.Sprintf("doc-%d", k), Filename: "f", Document: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Store.ClaimFile(ctx, id, "w1", base); err != nil {
+			t.Fatal(err)
+		}
+		msg := fmt.Sprintf("error %d ", k) + strings.Repeat("x", 1000)
+		if _, err := p.Store.FinishFile(ctx, id, "w1", store.FileFailed, &msg, 0, nil, base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec = &writeRecorder{header: http.Header{}}
+	p.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/jobs/"+failing.ID+"/failed-files", nil))
+	var ff struct {
+		FailedFiles []struct{ Document, Error string } `json:"failed_files"`
+	}
+	if err := json.Unmarshal(rec.body.Bytes(), &ff); err != nil || len(ff.FailedFiles) != failedN {
+		t.Fatalf("failed-files: %d files, %v", len(ff.FailedFiles), err)
+	}
+	for k, f := range ff.FailedFiles {
+		if f.Document != fmt.Sprintf("doc-%d", k) || !strings.HasPrefix(f.Error, fmt.Sprintf("error %d ", k)) {
+			t.Fatalf("failed file %d: %s %.20s", k, f.Document, f.Error)
+		}
+	}
+	if rec.largest > 64<<10 {
+		t.Errorf("failed-files: largest write %d bytes of %d", rec.largest, rec.body.Len())
+	}
 }
 
 // writeRecorder records an answer and the size of its largest Write.

@@ -360,24 +360,47 @@ func (a *API) failedFiles(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	files, err := a.st.ListFiles(r.Context(), j.ID, store.FileFailed)
-	if err != nil {
-		a.internal(w, r, err)
-		return
-	}
+	// Read and written a page at a time, as the job list: a job may fail a million files.
 	type failed struct {
 		Document string `json:"document"`
 		Error    string `json:"error"`
 	}
-	out := []failed{}
-	for _, f := range files {
-		msg := ""
-		if f.Error != nil {
-			msg = *f.Error
+	bw := bufio.NewWriterSize(w, 32<<10)
+	started := false
+	var after *store.FailedFile
+	for {
+		page, more, err := a.st.FailedFilesPage(r.Context(), j.ID, after, jobsPage)
+		if err != nil {
+			if !started {
+				a.internal(w, r, err)
+				return
+			}
+			a.log.Error("platform API error", "method", r.Method, "path", r.URL.Path, "err", err)
+			panic(http.ErrAbortHandler)
 		}
-		out = append(out, failed{Document: f.DocID, Error: msg})
+		if !started {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			bw.WriteString(`{"failed_files":[`)
+			started = true
+		}
+		for i, f := range page {
+			b, err := marshalJSON(failed{Document: f.DocID, Error: f.Error})
+			if err != nil {
+				panic(http.ErrAbortHandler)
+			}
+			if after != nil || i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.Write(b)
+		}
+		if !more {
+			break
+		}
+		after = &page[len(page)-1]
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"failed_files": out})
+	bw.WriteString(`]}`)
+	bw.Flush()
 }
 
 func (a *API) download(w http.ResponseWriter, r *http.Request) {

@@ -509,6 +509,48 @@ func (s *Store) ListFiles(ctx context.Context, jobID, state string) ([]*JobFile,
 	return out, rows.Err()
 }
 
+// FailedFile is a failed file's document id and error, as the failed-files answer lists it.
+type FailedFile struct {
+	Seq   int
+	ID    string
+	DocID string
+	Error string
+}
+
+// FailedFilesPage lists at most limit failed files of a job in listing order, after the file
+// (seq, id) given (after nil: from the start), and whether more follow. The answer lists every
+// failed file, read a page at a time: a job may have a million.
+func (s *Store) FailedFilesPage(ctx context.Context, jobID string, after *FailedFile, limit int) ([]FailedFile, bool, error) {
+	query := `SELECT seq, id, doc_id, error FROM job_files WHERE job_id = ? AND state = ?`
+	args := []any{jobID, FileFailed}
+	if after != nil {
+		query += ` AND (seq > ? OR (seq = ? AND id > ?))`
+		args = append(args, after.Seq, after.Seq, after.ID)
+	}
+	rows, err := s.query(ctx, query+fmt.Sprintf(` ORDER BY seq, id LIMIT %d`, limit+1), args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: list failed files: %w", err)
+	}
+	defer rows.Close()
+	var out []FailedFile
+	for rows.Next() {
+		var f FailedFile
+		var msg sql.NullString
+		if err := rows.Scan(&f.Seq, &f.ID, &f.DocID, &msg); err != nil {
+			return nil, false, fmt.Errorf("store: list failed files: %w", err)
+		}
+		f.Error = msg.String
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("store: list failed files: %w", err)
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
+
 // OutputNodes lists, for a job's successful files, the node whose output is stored.
 func (s *Store) OutputNodes(ctx context.Context, jobID string) ([][2]string, error) {
 	rows, err := s.query(ctx, `SELECT o.file_id, o.node_id FROM job_outputs o JOIN job_files f ON f.id = o.file_id
