@@ -80,6 +80,10 @@ func kindOf(n *nethtml.Node) kind {
 		return kRemovedPhrasing
 	case atom.Del, atom.Link, atom.Meta, atom.Noscript, atom.Script, atom.Style:
 		return kStripped
+	case atom.Rt, atom.Rp:
+		// A ruby annotation (furigana, pinyin) and its fallback parentheses sit over the base
+		// text; read inline they split every annotated word (漢かん字じ). The base is the text.
+		return kStripped
 	case atom.Br:
 		return kBreak
 	case atom.A:
