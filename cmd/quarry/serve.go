@@ -141,6 +141,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	listen, posture := listenAddr(*addr, len(keys) > 0)
 	log := slog.New(handler)
 	warnSecretsOnCommandLine(log, fs)
+	hideFromChildren(log)
 	if mode, exposed := readableByOthers(*keysFile); exposed {
 		log.Warn("the API keys file is readable by other users of this machine (each key it holds opens the whole service); chmod 600 it",
 			"file", *keysFile, "mode", fmt.Sprintf("%04o", mode))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/internal/apikey"
+	"github.com/quarrydocs/quarry/internal/childproc"
 	"github.com/quarrydocs/quarry/platform"
 )
 
@@ -149,6 +150,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	log := slog.New(handler)
 	warnSecretsOnCommandLine(log, fs)
+	hideFromChildren(log)
 	p, err := openPlatform(ctx, po, nil, nil, *inProcess, log)
 	if err != nil {
 		return err
@@ -156,4 +158,13 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	<-ctx.Done()
 	log.Info("stopping workers", "grace", grace.String())
 	return p.Close(*grace)
+}
+
+// hideFromChildren keeps the plugins and converters this process starts on untrusted documents,
+// which run as the same user, from reading its environment and memory through /proc (its keys,
+// secret key and database password). They no longer inherit them (childproc.Environ).
+func hideFromChildren(log *slog.Logger) {
+	if err := childproc.HideFromSameUser(); err != nil {
+		log.Warn("could not hide this process from its helper processes; they can read its environment through /proc", "err", err)
+	}
 }
