@@ -34,6 +34,7 @@ type Shape struct {
 	isTable  bool
 	children []*Shape
 	diagram  string // relationship ID of a SmartArt frame's data part
+	chart    string // relationship ID of a chart frame's chart part
 }
 
 // Paragraph is one a:p of a text frame.
@@ -182,6 +183,12 @@ func (p *slideParser) shape(kind shapeKind, depth int) (*Shape, error) {
 					return nil, err
 				}
 				s.table, s.isTable = rows, true
+			case "chart":
+				// A chart: its titles and data are in the chart part, read by the slide.
+				s.chart, _ = opc.Attr(t, "id")
+				if err := p.Skip(); err != nil {
+					return nil, err
+				}
 			case "relIds":
 				// SmartArt: the text is in the diagram's data part, read by the slide.
 				s.diagram, _ = opc.Attr(t, "dm")

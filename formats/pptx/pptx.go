@@ -246,6 +246,7 @@ func (p *presentation) slide(part string, page int) error {
 		return err
 	}
 	p.diagrams(shapes, rels)
+	p.charts(shapes, rels)
 	if p.opts.Bool(KeyIncludeSlideNotes, true) {
 		if rel, ok := opc.RelByType(rels, "/notesSlide"); ok && p.pkg.Has(rel.Target) {
 			if err := p.notes(rel.Target, page); opc.Degradable(err) {
@@ -293,6 +294,11 @@ func (p *presentation) slide(part string, page int) error {
 		offSlide := f.hasPos && f.x != 0 && f.y != 0 && (f.x < 0 || f.y < 0)
 		var err error
 		switch {
+		case s.chart != "" && !offSlide:
+			// Its titles, then its data as a table.
+			if err = p.textShape(s, page); err == nil {
+				err = p.table(s, page)
+			}
 		case s.isTable:
 			err = p.table(s, page)
 		case s.kind == kindSp && offSlide:
@@ -448,6 +454,31 @@ func (p *presentation) notes(part string, page int) error {
 		return p.emit(textElement(element.NarrativeText, text, page, 0))
 	}
 	return nil
+}
+
+// charts gives chart frames their chart parts' titles (as paragraphs) and cached data (as a
+// table); python-pptx (and so the reference) reads none of it, so a slide's figures were lost.
+func (p *presentation) charts(shapes []*Shape, rels map[string]opc.Rel) {
+	for _, s := range shapes {
+		p.charts(s.children, rels)
+		if s.chart == "" {
+			continue
+		}
+		rel, ok := rels[s.chart]
+		if !ok || rel.External || !p.pkg.Has(rel.Target) {
+			continue
+		}
+		data, err := p.pkg.ReadPart(rel.Target)
+		if err != nil {
+			p.damaged = append(p.damaged, fmt.Sprintf("%s (%v): chart skipped", rel.Target, err))
+			continue
+		}
+		ch := opc.ReadChart(data)
+		for _, t := range ch.Titles {
+			s.paras = append(s.paras, Paragraph{Text: t})
+		}
+		s.table = ch.Rows
+	}
 }
 
 // diagrams gives SmartArt frames the text of their data parts, one paragraph per line of a

@@ -291,3 +291,58 @@ func TestSmartArt(t *testing.T) {
 		t.Errorf("got %q, want %s", texts, want)
 	}
 }
+
+// A chart frame gives its title and axis titles, then its cached data as a table; python-pptx
+// reads none of it, so a slide's figures were lost.
+func TestChart(t *testing.T) {
+	const c = `xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"`
+	frame := `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>` +
+		`<p:xfrm><a:off x="0" y="500"/><a:ext cx="10" cy="10"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
+		`<c:chart ` + c + ` r:id="rChart"/></a:graphicData></a:graphic></p:graphicFrame>`
+	ser := func(i int, name string, vals ...string) string {
+		s := fmt.Sprintf(`<c:ser><c:idx val="%d"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>%s</c:v></c:pt></c:strCache></c:strRef></c:tx>`, i, name) +
+			`<c:cat><c:strRef><c:f>Sheet1!$A$2:$A$3</c:f><c:strCache><c:ptCount val="2"/><c:pt idx="0"><c:v>Q1</c:v></c:pt><c:pt idx="1"><c:v>Q2</c:v></c:pt></c:strCache></c:strRef></c:cat>` +
+			`<c:val><c:numRef><c:f>Sheet1!$B$2:$B$3</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="2"/>`
+		for k, v := range vals {
+			s += fmt.Sprintf(`<c:pt idx="%d"><c:v>%s</c:v></c:pt>`, k, v)
+		}
+		return s + `</c:numCache></c:numRef></c:val></c:ser>`
+	}
+	chart := `<c:chartSpace ` + c + ` ` + ns + `><c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Revenue by quarter</a:t></a:r></a:p></c:rich></c:tx></c:title>` +
+		`<c:plotArea><c:barChart><c:barDir val="col"/>` + ser(0, "North", "4.3", "2.5") + ser(1, "South", "2.4", "4.4") + `</c:barChart>` +
+		`<c:catAx><c:axId val="1"/><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Quarter</a:t></a:r></a:p></c:rich></c:tx></c:title></c:catAx>` +
+		`</c:plotArea></c:chart></c:chartSpace>`
+	data := deck(t, []string{sp("", 0, 100, para("Results", false, 0)) + frame}, nil)
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		files[f.Name] = string(b)
+	}
+	files["ppt/charts/chart1.xml"] = chart
+	rels := files["ppt/slides/_rels/slide1.xml.rels"]
+	files["ppt/slides/_rels/slide1.xml.rels"] = strings.Replace(rels, "</Relationships>",
+		`<Relationship Id="rChart" Type="`+relBase+`chart" Target="../charts/chart1.xml"/></Relationships>`, 1)
+	got, err := partitionBytes(t, "chart.pptx", zipOf(t, files), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, string(e.Type)+":"+e.Text)
+		if e.Metadata.PageNumber == nil || *e.Metadata.PageNumber != 1 {
+			t.Errorf("%q: page %v", e.Text, e.Metadata.PageNumber)
+		}
+	}
+	if want := "Title:Results|Title:Revenue by quarter|Title:Quarter|Table:North South Q1 4.3 2.4 Q2 2.5 4.4"; strings.Join(texts, "|") != want {
+		t.Fatalf("got %q, want %s", texts, want)
+	}
+	if h := got[3].Metadata.TextAsHTML; h != `<table><tr><td/><td>North</td><td>South</td></tr><tr><td>Q1</td><td>4.3</td><td>2.4</td></tr><tr><td>Q2</td><td>2.5</td><td>4.4</td></tr></table>` {
+		t.Errorf("html %s", h)
+	}
+}
