@@ -333,6 +333,23 @@ func procStatusKB(field string) int {
 	return -1
 }
 
+// craftHEIC is a HEIC file's boxes declaring a w × h picture (tiles of 512 × 512 and the
+// whole), without image data.
+func craftHEIC(w, h uint32) []byte {
+	box := func(typ string, body []byte) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(8+len(body)))
+		return append(append(b, typ...), body...)
+	}
+	var ipco []byte
+	for _, s := range [][2]uint32{{512, 512}, {w, h}} {
+		body := binary.BigEndian.AppendUint32(make([]byte, 4), s[0])
+		ipco = append(ipco, box("ispe", binary.BigEndian.AppendUint32(body, s[1]))...)
+	}
+	meta := append(make([]byte, 4), box("hdlr", append(make([]byte, 8), "pict\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"...))...)
+	meta = append(meta, box("iprp", box("ipco", ipco))...)
+	return append(box("ftyp", []byte("heic\x00\x00\x00\x00mif1heic")), box("meta", meta)...)
+}
+
 // TestCraftedImagePageNamed: through the engine, a refused image is a 422 whose message says
 // why, and in a multi-page TIFF which page.
 func TestCraftedImagePageNamed(t *testing.T) {
@@ -343,6 +360,8 @@ func TestCraftedImagePageNamed(t *testing.T) {
 		{"pages.tiff", string(framesTIFF([][2]uint32{{64, 64}, {64, 64}, {20000, 20000}})), []string{"page 3 of 3", "cannot decode TIFF"}},
 		{"colour.bmp", string(craftedImages()[13].data), []string{"20000 × 20000", "24-bit BMP"}},
 		{"grey.jpg", string(craftJPEG(20000, 20000, 1, nil, false, false, 10)), []string{"truncated"}},
+		// heif-convert would decode it whole: refused from its header before it runs.
+		{"photo.heic", string(craftHEIC(20000, 20000)), []string{"HEIC", "20000 × 20000", "decodes whole"}},
 	} {
 		opts := engine.DefaultOptions()
 		opts.Strategy = "ocr_only"

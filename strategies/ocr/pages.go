@@ -48,6 +48,11 @@ func openSource(ctx context.Context, doc *contract.Document, dpi int) (source, *
 		s, err := newPDFSource(doc, data, d, dpi)
 		return s, d, err
 	case "image/heic":
+		// heif-convert decodes the whole picture (and writes it whole as PNG) before it can
+		// be read reduced: the size its header declares is checked first.
+		if err := checkHEIC(data); err != nil {
+			return nil, nil, &contract.Error{Kind: contract.KindUnprocessable, Msg: "Unable to read HEIC image: " + err.Error(), Err: err}
+		}
 		png, err := heicToPNG(ctx, data)
 		if err != nil {
 			return nil, nil, err
@@ -171,6 +176,21 @@ func (s *pdfSource) render(ctx context.Context, n int) (pageImage, error) {
 		return pageImage{}, &contract.Error{Kind: contract.KindUnprocessable, Msg: fmt.Sprintf("Unable to read page %d: %v", n, err), Err: err}
 	}
 	return pageImage{img: img, scale: float64(dpi) / 72, shrink: 1}, nil
+}
+
+// checkHEIC refuses a HEIC image whose header declares more than one page's worth of pixels
+// (scan.MaxRenderPixels): heif-convert has no reduced decode, so a larger one would be held at
+// full size in colour (4 bytes a pixel) and written whole as PNG.
+func checkHEIC(data []byte) error {
+	if err := scan.CheckSize(data, -1); err != nil {
+		return err
+	}
+	w, h, ok := scan.ImageSize(data, -1)
+	if ok && int64(w)*int64(h) > scan.MaxRenderPixels {
+		return fmt.Errorf("%w: %d × %d pixels, which heif-convert decodes whole: more than the %d-megapixel limit for images not read reduced; save it as JPEG or PNG",
+			scan.ErrTooLarge, w, h, scan.MaxRenderPixels>>20)
+	}
+	return nil
 }
 
 // heicToPNG converts HEIC with libheif's heif-convert (Debian libheif-examples) in a

@@ -38,8 +38,8 @@ func CheckSize(data []byte, frame int) error {
 }
 
 // ImageSize reads an image's width and height from its header without decoding it: PNG,
-// JPEG, GIF, BMP, WebP, PNM and TIFF (frame ≥ 0 selects a TIFF's image, else the first). ok is
-// false when the format is none of these or the header cannot be read.
+// JPEG, GIF, BMP, WebP, PNM, HEIF/HEIC and TIFF (frame ≥ 0 selects a TIFF's image, else the
+// first). ok is false when the format is none of these or the header cannot be read.
 func ImageSize(data []byte, frame int) (w, h int, ok bool) {
 	if len(data) >= 4 && (bytes.HasPrefix(data, []byte("II")) || bytes.HasPrefix(data, []byte("MM"))) {
 		return tiffSize(data, max(frame, 0))
@@ -47,11 +47,58 @@ func ImageSize(data []byte, frame int) (w, h int, ok bool) {
 	if len(data) >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6' {
 		return pnmSize(data)
 	}
+	if len(data) >= 12 && string(data[4:8]) == "ftyp" {
+		return heifSize(data)
+	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return 0, 0, false
 	}
 	return cfg.Width, cfg.Height, true
+}
+
+// heifSize reads the size of a HEIF/HEIC file's largest image from the image spatial extents
+// ('ispe') of its item properties (meta → iprp → ipco): a gridded photo declares its tiles and
+// the whole, and the whole is what a decoder builds.
+func heifSize(d []byte) (w, h int, ok bool) {
+	var walk func(b []byte, depth int)
+	walk = func(b []byte, depth int) {
+		for len(b) >= 8 && depth < 4 {
+			size := uint64(binary.BigEndian.Uint32(b))
+			typ, hdr := string(b[4:8]), uint64(8)
+			switch size {
+			case 0: // to the end
+				size = uint64(len(b))
+			case 1: // a 64-bit size follows
+				if len(b) < 16 {
+					return
+				}
+				size, hdr = binary.BigEndian.Uint64(b[8:]), 16
+			}
+			if size < hdr || size > uint64(len(b)) {
+				return
+			}
+			body := b[hdr:size]
+			switch typ {
+			case "meta": // a full box: version and flags first
+				if len(body) >= 4 {
+					walk(body[4:], depth+1)
+				}
+			case "iprp", "ipco":
+				walk(body, depth+1)
+			case "ispe":
+				if len(body) >= 12 {
+					bw, bh := int(binary.BigEndian.Uint32(body[4:])), int(binary.BigEndian.Uint32(body[8:]))
+					if !ok || int64(bw)*int64(bh) > int64(w)*int64(h) {
+						w, h, ok = bw, bh, true
+					}
+				}
+			}
+			b = b[size:]
+		}
+	}
+	walk(d, 0)
+	return w, h, ok
 }
 
 // tiffSize walks a TIFF's (or BigTIFF's) chain of image directories to image frame and reads
@@ -234,6 +281,8 @@ func DecodedBytes(data []byte, frame int) (bytes int64, what string, ok bool) {
 		what = "WebP"
 	case bytesHasPrefix(data, "\xff\xd8\xff"):
 		what = "JPEG"
+	case len(data) >= 12 && string(data[4:8]) == "ftyp":
+		what = "HEIC"
 	}
 	return int64(w) * int64(h) * int64(bits) / 8, what, true
 }

@@ -10,6 +10,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"os"
 	"testing"
 
 	"golang.org/x/image/bmp"
@@ -252,5 +253,43 @@ func TestDecodedBytes(t *testing.T) {
 	}
 	if _, _, ok := DecodedBytes([]byte("not an image"), -1); ok {
 		t.Error("text estimated")
+	}
+}
+
+// heifFile is a HEIF file's boxes down to its item properties: one 'ispe' per size (a grid's
+// tiles and the whole), no image data.
+func heifFile(sizes ...[2]uint32) []byte {
+	box := func(typ string, body []byte) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(8+len(body)))
+		return append(append(b, typ...), body...)
+	}
+	var ipco []byte
+	for _, s := range sizes {
+		body := binary.BigEndian.AppendUint32(make([]byte, 4), s[0])
+		ipco = append(ipco, box("ispe", binary.BigEndian.AppendUint32(body, s[1]))...)
+	}
+	meta := append(make([]byte, 4), box("hdlr", make([]byte, 20))...)
+	meta = append(meta, box("iprp", box("ipco", ipco))...)
+	return append(box("ftyp", []byte("heic\x00\x00\x00\x00mif1heic")), box("meta", meta)...)
+}
+
+// TestHEIFSize: a HEIC's size is its largest image's spatial extent (a gridded photo's whole,
+// not its tiles), read from its boxes; one declaring 100,000 × 100,000 is refused.
+func TestHEIFSize(t *testing.T) {
+	if w, h, ok := ImageSize(heifFile([2]uint32{512, 512}, [2]uint32{4032, 3024}, [2]uint32{512, 512}), -1); !ok || w != 4032 || h != 3024 {
+		t.Errorf("grid: %d × %d (%v), want 4032 × 3024", w, h, ok)
+	}
+	ref, err := os.ReadFile("../../../../testdata/reference/docs/DA-1p.heic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h, ok := ImageSize(ref, -1); !ok || w != 596 || h != 842 {
+		t.Errorf("DA-1p.heic: %d × %d (%v), want 596 × 842", w, h, ok)
+	}
+	if err := CheckSize(heifFile([2]uint32{100000, 100000}), -1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("100,000² HEIC: %v", err)
+	}
+	if _, _, ok := ImageSize(heifFile(), -1); ok {
+		t.Error("a HEIF without sizes sized")
 	}
 }
