@@ -499,3 +499,34 @@ func TestAttackMetricsNeedAKey(t *testing.T) {
 		t.Errorf("keyless server's /metrics: %d", rec.Code)
 	}
 }
+
+// Every key was an admin's: a key handed to a client so it could partition documents also read
+// /metrics (and, under quarry serve, managed connectors and read every job). PartitionKeys are
+// accepted by the partition endpoint alone; without an admin key they are not accepted at all
+// (they would otherwise leave the rest keyless).
+func TestAttackPartitionKeyIsNotAdmin(t *testing.T) {
+	srv := New(Config{APIKeys: []string{"admin"}, PartitionKeys: []string{"client"}})
+	doc := file("a.txt", []byte("Hello there.\n"), "text/plain")
+	for key, want := range map[string]int{"client": 200, "admin": 200, "guess": 401} {
+		if rec := post(t, srv, http.Header{"Unstructured-Api-Key": {key}}, doc); rec.Code != want {
+			t.Errorf("partition with key %q: %d, want %d", key, rec.Code, want)
+		}
+	}
+	metrics := func(h http.Handler, key string) int {
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		req.Header.Set("unstructured-api-key", key)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if code := metrics(srv, "client"); code != http.StatusUnauthorized {
+		t.Errorf("/metrics with a partition key: %d, want 401", code)
+	}
+	if code := metrics(srv, "admin"); code != http.StatusOK {
+		t.Errorf("/metrics with the admin key: %d", code)
+	}
+	alone := New(Config{PartitionKeys: []string{"client"}})
+	if rec := post(t, alone, http.Header{"Unstructured-Api-Key": {"client"}}, doc); rec.Code != http.StatusOK {
+		t.Errorf("partition keys without an admin key: %d (the server is keyless then)", rec.Code)
+	}
+}

@@ -55,7 +55,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	// The key is checked first, before a slot is taken or a byte of the body read: a client
 	// without a key must not be able to hold slots (slow uploads) from those with one. The
 	// reference checks schema first; here an unauthenticated request learns nothing else.
-	if status, msg := s.keys.Deny(s.cfg.AuthLimiter, w, r); status != 0 {
+	if status, msg := s.partitionKeys.Deny(s.cfg.AuthLimiter, w, r); status != 0 {
 		writeDetail(w, status, msg)
 		return
 	}

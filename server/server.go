@@ -28,6 +28,11 @@ import (
 type Config struct {
 	// APIKeys, when non-empty, are the accepted API keys; requests must carry one of them.
 	APIKeys []string
+	// PartitionKeys are accepted by the partition endpoint only, not by /metrics (nor by the
+	// platform API and UI, which quarry serve gives APIKeys alone): keys for clients that
+	// partition documents but must not manage connectors, read other users' jobs or see
+	// the service's metrics. They need APIKeys to be set.
+	PartitionKeys []string
 	// AuthLimiter slows key guessing: too many refused keys from one address get 429 for a
 	// while. Nil: a limiter of its own with the defaults. Pass one limiter to every surface of a
 	// process (partition API, platform API, UI) so they share one budget per address.
@@ -126,13 +131,15 @@ func (c Config) withDefaults() Config {
 
 // Server serves the partition API. Create it with New; it is an http.Handler.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	keys    apiKeys
-	limit   *limiter
-	metrics *metrics
-	openapi []byte
-	docRows []docsRow
+	cfg  Config
+	log  *slog.Logger
+	keys apiKeys
+	// partitionKeys are APIKeys and PartitionKeys: what the partition endpoint accepts.
+	partitionKeys apiKeys
+	limit         *limiter
+	metrics       *metrics
+	openapi       []byte
+	docRows       []docsRow
 	// describe are the extensions of the OpenAPI document (DescribeAPI).
 	describe []func(paths map[string]any, c openapi.Components)
 	handler  http.Handler
@@ -146,11 +153,14 @@ type Server struct {
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
-		cfg:   cfg,
-		log:   cfg.Logger,
-		keys:  newAPIKeys(cfg.APIKeys),
-		limit: newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
-		csrf:  http.NewCrossOriginProtection(),
+		cfg:  cfg,
+		log:  cfg.Logger,
+		keys: newAPIKeys(cfg.APIKeys),
+		// Partition-only keys without an admin key would leave /metrics (and, under quarry
+		// serve, the platform API) keyless: they are ignored then; serve refuses that setup.
+		partitionKeys: newAPIKeys(append(append([]string(nil), cfg.APIKeys...), partitionKeysIfKeyed(cfg)...)),
+		limit:         newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
+		csrf:          http.NewCrossOriginProtection(),
 	}
 	s.metrics = newMetrics(cfg.Registry)
 	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
@@ -172,6 +182,13 @@ func New(cfg Config) *Server {
 	})
 	s.handler = s.accessLog(s.recoverPanics(mux))
 	return s
+}
+
+func partitionKeysIfKeyed(cfg Config) []string {
+	if len(cfg.APIKeys) == 0 {
+		return nil
+	}
+	return cfg.PartitionKeys
 }
 
 // ServeHTTP implements http.Handler.

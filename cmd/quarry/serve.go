@@ -77,6 +77,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var keys stringList
 	fs.Var(&keys, "api-key", "accepted API key; repeatable (env UNSTRUCTURED_API_KEY)")
 	keysFile := fs.String("api-keys-file", envDefault("QUARRY_API_KEYS_FILE", ""), "file of accepted API keys, one per line, # comments (env QUARRY_API_KEYS_FILE)")
+	var partKeys stringList
+	fs.Var(&partKeys, "partition-api-key", "key accepted by the partition API only (not the platform API, the UI or /metrics); repeatable; needs --api-key")
+	partKeysFile := fs.String("partition-api-keys-file", envDefault("QUARRY_PARTITION_API_KEYS_FILE", ""), "file of partition-only API keys, one per line (env QUARRY_PARTITION_API_KEYS_FILE)")
 	maxBody := byteSize(100 << 20)
 	fs.Var(&maxBody, "max-body", "request body limit, e.g. 100MiB (env QUARRY_MAX_BODY)")
 	maxConc := fs.Int("max-concurrent", 0, "partition requests processed at once; 0 = 2×CPUs (env QUARRY_MAX_CONCURRENT)")
@@ -130,6 +133,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		keys = append(keys, fileKeys...)
 	}
+	if *partKeysFile != "" {
+		fileKeys, err := readKeysFile(*partKeysFile)
+		if err != nil {
+			return err
+		}
+		partKeys = append(partKeys, fileKeys...)
+	}
+	if len(partKeys) > 0 && len(keys) == 0 {
+		// Without an admin key the platform API, the UI and /metrics would be keyless.
+		return usageError("serve: partition-only keys need an admin key too (--api-key, UNSTRUCTURED_API_KEY or --api-keys-file): without one the platform API and the UI would take no key")
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
@@ -142,9 +156,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log := slog.New(handler)
 	warnSecretsOnCommandLine(log, fs)
 	hideFromChildren(log)
-	if mode, exposed := readableByOthers(*keysFile); exposed {
-		log.Warn("the API keys file is readable by other users of this machine (each key it holds opens the whole service); chmod 600 it",
-			"file", *keysFile, "mode", fmt.Sprintf("%04o", mode))
+	for _, f := range []string{*keysFile, *partKeysFile} {
+		if mode, exposed := readableByOthers(f); exposed {
+			log.Warn("the API keys file is readable by other users of this machine (each key it holds opens the service); chmod 600 it",
+				"file", f, "mode", fmt.Sprintf("%04o", mode))
+		}
 	}
 	// On a terminal the start-up block says the same in plain words.
 	pretty := *logFormat == "auto" && isTerminal(stderr)
@@ -168,6 +184,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	authLimit := apikey.NewLimiter(apikey.LimiterConfig{Failures: *authFailures})
 	srv := server.New(server.Config{
 		APIKeys:          keys,
+		PartitionKeys:    partKeys,
 		AuthLimiter:      authLimit,
 		MaxBodyBytes:     int64(maxBody),
 		MaxConcurrent:    *maxConc,

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -270,5 +271,51 @@ func TestAttackReadableAPIKeysFileIsReported(t *testing.T) {
 		if warned != (mode != 0o600) {
 			t.Errorf("mode %04o: warned %v:\n%s", mode, warned, startup)
 		}
+	}
+}
+
+// --partition-api-key is accepted by the partition API alone: not by the platform API, the UI's
+// key check or /metrics; without an admin key it is refused as a setting.
+func TestServePartitionOnlyKey(t *testing.T) {
+	rec := serve(t, "--api-key", "admin", "--partition-api-key", "client", "--auth-failures", "-1")
+	b := strings.TrimSuffix(rec["health"].(string), "/healthcheck")
+	status := func(method, path, key string, body io.Reader, ctype string) int {
+		req, _ := http.NewRequest(method, b+path, body)
+		req.Header.Set("unstructured-api-key", key)
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("files", "a.txt")
+	io.WriteString(fw, "Hello there.\n")
+	mw.Close()
+	for _, c := range []struct {
+		method, path, key string
+		want              int
+	}{
+		{"POST", "/general/v0/general", "client", 200}, {"POST", "/general/v0/general", "admin", 200},
+		{"GET", "/api/v1/sources", "client", 401}, {"GET", "/api/v1/sources", "admin", 200},
+		{"POST", "/ui/session", "client", 401}, {"POST", "/ui/session", "admin", 200},
+		{"GET", "/metrics", "client", 401}, {"GET", "/metrics", "admin", 200},
+	} {
+		var body io.Reader
+		ctype := ""
+		if c.path == "/general/v0/general" {
+			body, ctype = bytes.NewReader(form.Bytes()), mw.FormDataContentType()
+		}
+		if got := status(c.method, c.path, c.key, body, ctype); got != c.want {
+			t.Errorf("%s %s with %s key: %d, want %d", c.method, c.path, c.key, got, c.want)
+		}
+	}
+	if err := runServe(context.Background(), []string{"--partition-api-key", "client"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "need an admin key") {
+		t.Fatalf("partition key without an admin key: %v", err)
 	}
 }

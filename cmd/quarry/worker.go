@@ -79,7 +79,7 @@ func secretsOnCommandLine(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "api-key", "secret-key":
+		case "api-key", "secret-key", "partition-api-key":
 			out = append(out, "--"+f.Name)
 		case "database":
 			if u, err := url.Parse(f.Value.String()); err == nil && u.User != nil {
