@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/internal/pdftest"
 	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
 )
 
@@ -554,5 +555,52 @@ func TestLargeImagesReadReduced(t *testing.T) {
 		if limit := (w/2*h/2)>>10 + 40<<10; peak > limit {
 			t.Errorf("%s: peak +%d MB, more than the reduced page and 40 MB (%d MB)", c.name, peak>>10, limit>>10)
 		}
+	}
+}
+
+// TestPDFHugeEmbeddedImage: a scanned page whose picture is 20,000 × 20,000 grey pixels (400
+// megapixels in a 0.5 MB PDF: Flate-compressed, a block of text drawn 8 times its size) goes to
+// OCR by rendering the page, never by decoding the picture: pdftoppm draws it scaled to the
+// page's 300 DPI, so the reading process holds the page (8 MP), not the picture (400 MB), and
+// the text is read. The peak bound is the 40-megapixel page's (maxPeakKB).
+func TestPDFHugeEmbeddedImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a 400-megapixel picture")
+	}
+	const n, scale = 20000, 8
+	page := textPage(t, osdLines)
+	pb := page.Bounds()
+	var z bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := make([]byte, n)
+	for y := range n {
+		for i := range row {
+			row[i] = 255
+		}
+		if py := (y - 2000) / scale; y >= 2000 && py < pb.Dy() {
+			for px := range min(pb.Dx()*scale, n-2000) {
+				row[2000+px] = page.GrayAt(px/scale, py).Y
+			}
+		}
+		zw.Write(row)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	doc := pdftest.Doc{
+		Pages: []pdftest.Page{{Content: "q 612 0 0 792 0 0 cm /Im1 Do Q", Resources: fmt.Sprintf("<< /XObject << /Im1 %d 0 R >> >>", pdftest.FirstExtra(1))}},
+		Extra: []string{pdftest.Stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode", n, n), z.String())},
+	}
+	data := doc.Bytes()
+	peak, pages := largeImagePeak(t, "scan.pdf", data)
+	t.Logf("%d KB PDF of a %d × %d picture: text read on %d page(s), peak %d MB", len(data)>>10, n, n, pages, peak>>10)
+	if pages != 1 {
+		t.Errorf("text read on %d pages, want 1", pages)
+	}
+	if peak > maxPeakKB {
+		t.Errorf("peak %d MB, more than %d MB", peak>>10, maxPeakKB>>10)
 	}
 }
