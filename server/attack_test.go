@@ -530,3 +530,25 @@ func TestAttackPartitionKeyIsNotAdmin(t *testing.T) {
 		t.Errorf("partition keys without an admin key: %d (the server is keyless then)", rec.Code)
 	}
 }
+
+// A server-side failure's detail named the server's files — the plugin binary, a temporary
+// file, LibreOffice's working directory — telling any client how the machine is laid out. A
+// 5xx detail keeps only the last segment of a path; 4xx details, written for the client, and
+// URLs stay whole.
+func TestAttackServerErrorsDoNotNamePaths(t *testing.T) {
+	for _, c := range []struct {
+		status   int
+		in, want string
+	}{
+		{500, "plugin ocr: start /usr/local/lib/quarry/quarry-plugin-ocr: exit status 1: open /var/lib/quarry/data/secret.key: permission denied",
+			"plugin ocr: start …/quarry-plugin-ocr: exit status 1: open …/secret.key: permission denied"},
+		{500, `office: write input: open "/tmp/quarry-office-123/document.doc": no space left on device`,
+			`office: write input: open "…/document.doc": no space left on device`},
+		{503, "provider https://api.example.com/v1/messages answered 503 (see /etc)", "provider https://api.example.com/v1/messages answered 503 (see /etc)"},
+		{422, "File /etc/passwd not found in resource path", "File /etc/passwd not found in resource path"},
+	} {
+		if got := clientDetail(c.status, c.in); got != c.want {
+			t.Errorf("%d %q\n got %q\nwant %q", c.status, c.in, got, c.want)
+		}
+	}
+}

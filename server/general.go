@@ -12,6 +12,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -159,12 +160,12 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 			} else if r.Context().Err() != nil {
 				info.clientGone = true
 			}
-			info.errDetail = detail
+			info.errDetail = detail // the log keeps the whole message
 			s.metrics.partitionErrors.WithLabelValues(strconv.Itoa(status)).Inc()
 			if status == http.StatusServiceUnavailable {
 				w.Header().Set("Retry-After", s.retryAfter())
 			}
-			writeDetail(w, status, detail)
+			writeDetail(w, status, clientDetail(status, detail))
 			return
 		}
 		results[i] = elems
@@ -298,6 +299,22 @@ func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Opt
 		s.metrics.elements.WithLabelValues(elementLabel(elems[i].Type)).Inc()
 	}
 	return elems, 0, "", false
+}
+
+// absPath is an absolute file path in a message: two or more segments after a space, a quote,
+// a bracket, '=' or ':' (a URL's "//host/..." does not match: its first segment is empty).
+var absPath = regexp.MustCompile(`(^|[\s"'(\[=:])(/[\w.@+~-]+)+/([\w.@+~-]+)`)
+
+// clientDetail is the detail a client gets for a failure. A server-side failure (5xx) can name
+// the server's files — a plugin's path, a temporary file, a converter's working directory —
+// which tell a client how the machine is laid out; those keep only their last segment (the
+// access log keeps the whole message). Client errors (4xx) are written for the client and
+// stay as they are.
+func clientDetail(status int, detail string) string {
+	if status < 500 {
+		return detail
+	}
+	return absPath.ReplaceAllString(detail, "${1}…/${3}")
 }
 
 // errorStatus maps an engine error to the reference's status code and detail text.
