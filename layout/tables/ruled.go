@@ -298,6 +298,14 @@ func splitRows(xs, ys []float64, inside []int, ws []Word) ([]float64, []bool) {
 				if len(groups) > 0 && len(cols) == 1 && (unicode.IsLower(first) || first == '(' || first == '[') {
 					wraps = true
 				}
+				// A line of one column, not the first, under text of that column in the
+				// group: the cell goes on (a displayed formula, a list item, a new paragraph
+				// in a description); a row has its key in the first column.
+				if _, key := cols[0]; len(groups) > 0 && len(cols) == 1 && !key {
+					for c := range cols {
+						wraps = wraps || groupCols[c]
+					}
+				}
 				if wraps {
 					groups[len(groups)-1][1] = l.box.Y0
 				} else {
