@@ -136,7 +136,22 @@ func loadPackage(ctx context.Context, pkg *opc.Package, opts contract.Options) (
 			return els
 		}
 	}
-	parsed, err := parseBody(ctx, rc, rels, diagram, chunk)
+	// Deliberate difference: python-docx reads no chart; its title, axis titles and the data
+	// Word caches with it (the embedded workbook's figures) follow the paragraph that
+	// anchors it.
+	chart := func(rid string) []wordproc.Block {
+		rel, ok := rels[rid]
+		if !ok || rel.External || !pkg.Has(rel.Target) {
+			return nil
+		}
+		data, err := pkg.ReadPart(rel.Target)
+		if err != nil {
+			doc.Damaged = append(doc.Damaged, fmt.Sprintf("%s (%v): chart skipped", rel.Target, err))
+			return nil
+		}
+		return chartBlocks(opc.ReadChart(data))
+	}
+	parsed, err := parseBody(ctx, rc, rels, diagram, chart, chunk)
 	blocks := parsed.blocks
 	rc.Close()
 	if err != nil {
@@ -243,4 +258,27 @@ func loadPackage(ctx context.Context, pkg *opc.Package, opts contract.Options) (
 		doc.Body = blocks
 	}
 	return doc, nil
+}
+
+// chartBlocks is a chart as paragraphs (its titles) and a table (its data).
+func chartBlocks(ch opc.Chart) []wordproc.Block {
+	var out []wordproc.Block
+	run := func(text string) *wordproc.Paragraph {
+		return &wordproc.Paragraph{Items: []wordproc.Inline{{Kind: wordproc.KindRun, Text: text}}}
+	}
+	for _, t := range ch.Titles {
+		out = append(out, wordproc.Block{P: run(t)})
+	}
+	if len(ch.Rows) == 0 {
+		return out
+	}
+	tbl := &wordproc.Table{}
+	for _, r := range ch.Rows {
+		row := wordproc.Row{}
+		for _, v := range r {
+			row.Cells = append(row.Cells, wordproc.Cell{GridSpan: 1, Blocks: []wordproc.Block{{P: run(v)}}})
+		}
+		tbl.Rows = append(tbl.Rows, row)
+	}
+	return append(out, wordproc.Block{T: tbl})
 }

@@ -54,6 +54,9 @@ type parser struct {
 	// chunk returns the elements of an imported chunk (w:altChunk) by the relationship ID
 	// of its part (nil: chunks are not read).
 	chunk func(rid string) []element.Element
+	// chart returns the titles and data table of a chart by the relationship ID of its part
+	// (nil: charts are not read).
+	chart func(rid string) []wordproc.Block
 }
 
 func newParser(ctx context.Context, r io.Reader, rels map[string]opc.Rel) *parser {
@@ -327,6 +330,12 @@ func (p *parser) shapes(se xml.StartElement) error {
 			return nil
 		case alternate && found:
 			return p.Skip()
+		case t.Name.Local == "chart" && p.chart != nil:
+			// A chart: its titles and cached data live in the chart part.
+			if rid, ok := opc.Attr(t, "id"); ok {
+				p.float = append(p.float, p.chart(rid)...)
+			}
+			return p.Skip()
 		case t.Name.Local == "relIds" && p.diagram != nil:
 			// SmartArt: its text lives in the diagram's data part.
 			if rid, ok := opc.Attr(t, "dm"); ok {
@@ -542,9 +551,9 @@ type body struct {
 }
 
 // parseBody parses the main document part. On error the blocks read before it are kept.
-func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram func(string) []wordproc.Block, chunk func(string) []element.Element) (body, error) {
+func parseBody(ctx context.Context, r io.Reader, rels map[string]opc.Rel, diagram, chart func(string) []wordproc.Block, chunk func(string) []element.Element) (body, error) {
 	p := newParser(ctx, r, rels)
-	p.diagram, p.chunk = diagram, chunk
+	p.diagram, p.chart, p.chunk = diagram, chart, chunk
 	p.body = true
 	if _, err := p.Root("body"); err != nil {
 		if errors.Is(err, io.EOF) {

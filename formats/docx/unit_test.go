@@ -494,3 +494,35 @@ func TestAltChunk(t *testing.T) {
 		t.Errorf("table html %s", h)
 	}
 }
+
+// A chart gives its title and its cached data (the embedded workbook's figures) after the
+// paragraph that anchors it; python-docx reads none of it.
+func TestChart(t *testing.T) {
+	const c = `xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"`
+	body := p(r("Sales figures below.")) +
+		`<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
+		`<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart ` + c + ` r:id="rChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>` +
+		p(r("After the chart."))
+	chart := `<c:chartSpace ` + c + `><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Units sold</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:pieChart><c:ser>` +
+		`<c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>2025</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
+		`<c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Bolts</c:v></c:pt><c:pt idx="1"><c:v>Nuts</c:v></c:pt></c:strCache></c:strRef></c:cat>` +
+		`<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>120</c:v></c:pt><c:pt idx="1"><c:v>80</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:pieChart></c:plotArea></c:chart></c:chartSpace>`
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+<Relationship Id="rChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart1.xml"/>
+</Relationships>`
+	out, err := run(t, docxOf(t, body, map[string]string{"word/_rels/document.xml.rels": rels, "word/charts/chart1.xml": chart}), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, string(e.Type)+":"+e.Text)
+	}
+	want := "UncategorizedText:Sales figures below. | NarrativeText:Units sold | Table:2025 Bolts 120 Nuts 80 | UncategorizedText:After the chart."
+	if strings.Join(got, " | ") != want {
+		t.Fatalf("got  %s\nwant %s", strings.Join(got, " | "), want)
+	}
+	if h := out[2].Metadata.TextAsHTML; h != "<table><tr><td/><td>2025</td></tr><tr><td>Bolts</td><td>120</td></tr><tr><td>Nuts</td><td>80</td></tr></table>" {
+		t.Errorf("html %s", h)
+	}
+}

@@ -299,7 +299,16 @@ func TestSheetShapesText(t *testing.T) {
 	}
 	files["xl/drawings/drawing1.xml"] = `<xdr:wsDr ` + xdr + `><xdr:twoCellAnchor>` + box("Figures are provisional until the audit is complete.") +
 		`</xdr:twoCellAnchor><xdr:twoCellAnchor><xdr:grpSp>` + box("Approved by the finance team.") + `</xdr:grpSp></xdr:twoCellAnchor>` +
-		`<xdr:twoCellAnchor><xdr:pic><xdr:nvPicPr><xdr:cNvPr id="5" name="Logo"/></xdr:nvPicPr></xdr:pic></xdr:twoCellAnchor></xdr:wsDr>`
+		`<xdr:twoCellAnchor><xdr:pic><xdr:nvPicPr><xdr:cNvPr id="5" name="Logo"/></xdr:nvPicPr></xdr:pic></xdr:twoCellAnchor>` +
+		// A chart gives its titles (its data are the sheet's cells, already read).
+		`<xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
+		`<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rC"/>` +
+		`</a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>`
+	files["xl/drawings/_rels/drawing1.xml.rels"] = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+		`<Relationship Id="rC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>`
+	files["xl/charts/chart1.xml"] = `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" ` + xdr + `><c:chart>` +
+		`<c:title><c:tx><c:rich><a:p><a:r><a:t>Monthly costs</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:ser>` +
+		`<c:val><c:numRef><c:f>Budget!$B$2</c:f><c:numCache><c:pt idx="0"><c:v>900</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>`
 	files["xl/worksheets/_rels/sheet1.xml.rels"] = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
 		`<Relationship Id="rD" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>`
 	got, err := partitionBytes(t, "book.xlsx", zipOf(t, files))
@@ -310,7 +319,7 @@ func TestSheetShapesText(t *testing.T) {
 	for _, e := range got {
 		texts = append(texts, string(e.Type)+": "+e.Text)
 	}
-	want := "Table: Item Cost Rent 900|NarrativeText: Figures are provisional until the audit is complete.|NarrativeText: Approved by the finance team."
+	want := "Table: Item Cost Rent 900|NarrativeText: Figures are provisional until the audit is complete.|NarrativeText: Approved by the finance team.|Title: Monthly costs"
 	if strings.Join(texts, "|") != want {
 		t.Errorf("got  %q\nwant %s", texts, want)
 	}

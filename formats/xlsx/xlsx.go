@@ -586,7 +586,26 @@ func emitDrawings(pkg *opc.Package, s sheetRef, page int, emit contract.Emit, da
 			*damaged = append(*damaged, fmt.Sprintf("%s (%v): shapes' text skipped", rel.Target, err))
 			continue
 		}
-		for _, text := range shapeTexts(data) {
+		texts := shapeTexts(data)
+		// Charts' titles and axis titles: the words a chart adds to the sheet (its data are
+		// the sheet's own cells, already read).
+		if ids := chartIDs(data); len(ids) > 0 {
+			if crels, err := pkg.Rels(rel.Target); err == nil {
+				for _, cid := range ids {
+					cr, ok := crels[cid]
+					if !ok || cr.External || !pkg.Has(cr.Target) {
+						continue
+					}
+					cdata, err := pkg.ReadPart(cr.Target)
+					if err != nil {
+						*damaged = append(*damaged, fmt.Sprintf("%s (%v): chart titles skipped", cr.Target, err))
+						continue
+					}
+					texts = append(texts, opc.ReadChart(cdata).Titles...)
+				}
+			}
+		}
+		for _, text := range texts {
 			typ, txt := classify.Text(text)
 			el := element.Element{Type: typ, Text: txt}
 			el.Metadata.PageNumber = element.Int(page)
@@ -604,6 +623,24 @@ const maxShapeParagraphs = 100000
 
 // shapeTexts returns the non-empty paragraphs of every text body (txBody) in a drawing part,
 // in document order; what reads before any damage is kept.
+// chartIDs lists the relationship IDs of the charts a drawing part places, in its order.
+func chartIDs(data []byte) []string {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var ids []string
+	for len(ids) < maxShapeParagraphs {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if t, ok := tok.(xml.StartElement); ok && t.Name.Local == "chart" {
+			if id, ok := opc.Attr(t, "id"); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
 func shapeTexts(data []byte) []string {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var out []string
