@@ -560,3 +560,19 @@ func TestOrderContentsPageNumbersBeforeGutter(t *testing.T) {
 		}
 	}
 }
+
+// Two columns of a TUGboat article, each a paragraph and a listing, where a listing's
+// closing line in the left column sits level with a listing line of the right column,
+// paragraphs above and below on both sides: that band of single lines, alone between bands
+// of running text, lies within the run's columns and stays in the run. Before, it was read
+// across as a row, so the page was read in three bands.
+func TestOrderLoneRowInColumns(t *testing.T) {
+	p1, y := para(72, 720, "P1", 5, 42)
+	k := pdftest.Text("F1", 10, 72, y+6, "K1 }")
+	p2, _ := para(72, y-14, "P2", 8, 42)
+	r1, _ := para(320, 720, "R1", 5, 42)
+	q := pdftest.Text("F1", 10, 340, y+6, "Q1 { pop$ }")
+	r2, _ := para(320, y-14, "R2", 8, 42)
+	foot := pdftest.Text("F1", 8, 220, 40, "F1 preliminary draft, September 24, 2008")
+	wantOrder(t, p1+k+p2+r1+q+r2+foot, "P1", "K1", "P2", "R1", "Q1", "R2", "F1")
+}

@@ -205,14 +205,15 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 		}
 	}
 	// Rows come in series (entries of a contents list, fields of a form): a band that looks
-	// like a row between two bands that do not, one of its columns holding a paragraph, is a
-	// heading of one column level with the first lines of the other by chance, and stays in
-	// the run. A band of single lines only is a row even alone (a table's last row).
-	rows := make([]bool, len(bands))
+	// like a row between two bands that do not is a heading of one column level with the
+	// first lines of the other by chance, and stays in the run, when one of its columns holds
+	// a paragraph; a lone band of single lines only stays in the run when its columns lie in
+	// the run's columns (a closing brace of a listing beside a line of the other column's
+	// listing), and is a row when it adds columns (a table's last row under a paragraph).
+	alone := make([]bool, len(bands))
 	for i := range bands {
-		rows[i] = rowLike[i] && (single[i] || i > 0 && rowLike[i-1] || i+1 < len(bands) && rowLike[i+1])
+		alone[i] = rowLike[i] && !(i > 0 && rowLike[i-1] || i+1 < len(bands) && rowLike[i+1])
 	}
-	rowLike = rows
 	union := func(a, b [][2]float64) [][2]float64 {
 		return mergeSpans(append(slices.Clone(a), b...), gutter)
 	}
@@ -221,7 +222,8 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 	runBottom, runRows, runBands := 0.0, false, 0
 	for i, b := range bands {
 		bc := covers[i]
-		if len(runs) > 0 && !rowLike[i] && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) &&
+		row := rowLike[i] && !(alone[i] && (!single[i] || len(cover) > 1 && len(union(cover, bc)) == len(cover)))
+		if len(runs) > 0 && !row && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) &&
 			!(runBands == 1 && banner(rs, bands[i-1], tops[i], gutter, body)) {
 			u := union(cover, bc)
 			leads := len(bc) == 1 && i+1 < len(bands) && len(union(u, covers[i+1])) == 1 &&
@@ -235,7 +237,7 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 		}
 		// A copy: the bands share one backing array, which appending to a run would overwrite.
 		runs = append(runs, slices.Clone(b))
-		cover, runBottom, runRows, runBands = bc, bottoms[i], rowLike[i], 1
+		cover, runBottom, runRows, runBands = bc, bottoms[i], row, 1
 	}
 	return runs
 }
