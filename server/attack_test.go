@@ -486,13 +486,23 @@ func TestAttackMetricsNeedAKey(t *testing.T) {
 		t.Errorf("/metrics with the key: %d %.80s", rec.Code, rec.Body)
 	}
 	// The separate listener's handler needs none, and serves nothing else.
-	if rec := get(srv.MetricsHandler(), ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "quarry_http_requests_total") {
+	if rec := get(srv.MetricsHandler(false), ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "quarry_http_requests_total") {
 		t.Errorf("MetricsHandler: %d %.80s", rec.Code, rec.Body)
 	}
 	rec := httptest.NewRecorder()
-	srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/healthcheck", nil))
+	srv.MetricsHandler(false).ServeHTTP(rec, httptest.NewRequest("GET", "/healthcheck", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("MetricsHandler serves /healthcheck: %d", rec.Code)
+	}
+	// On loopback, a request addressed to another name (DNS rebinding) is refused.
+	for host, want := range map[string]int{"localhost:9090": 200, "127.0.0.1:9090": 200, "evil.example": http.StatusMisdirectedRequest} {
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		srv.MetricsHandler(true).ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("loopback metrics, Host %s: %d, want %d", host, rec.Code, want)
+		}
 	}
 	// Keyless servers keep a keyless /metrics (loopback by default).
 	if rec := get(New(Config{}), ""); rec.Code != http.StatusOK {

@@ -257,14 +257,25 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 }
 
 // MetricsHandler serves /metrics without a key, and nothing else, for a listener of its own
-// that only the monitoring system reaches (quarry serve --metrics-addr).
-func (s *Server) MetricsHandler() http.Handler {
+// that only the monitoring system reaches (quarry serve --metrics-addr). With loopbackOnly it
+// answers only requests addressed to localhost: a web page can point its own name at
+// 127.0.0.1 (DNS rebinding) and read a keyless loopback listener from the browser.
+func (s *Server) MetricsHandler(loopbackOnly bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", s.metrics.handler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusNotFound, "Not Found")
 	})
-	return mux
+	if !loopbackOnly {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			writeDetail(w, http.StatusMisdirectedRequest, "This listener answers only requests addressed to localhost")
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 func methodNotAllowed(w http.ResponseWriter, allow string) {

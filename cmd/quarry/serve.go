@@ -287,12 +287,13 @@ func serveMetrics(ctx context.Context, addr string, srv *server.Server, log *slo
 	if err != nil {
 		return nil, fmt.Errorf("serve: --metrics-addr: cannot listen on %s: %w", addr, err)
 	}
-	hs := &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	ip := addrIP(ln.Addr())
+	hs := &http.Server{Handler: srv.MetricsHandler(ip != nil && ip.IsLoopback()), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go hs.Serve(ln)
 	log.Info("serving /metrics without a key", "metrics", "http://"+ln.Addr().String()+"/metrics")
-	if ip := addrIP(ln.Addr()); ip != nil && !ip.IsLoopback() {
+	if ip != nil && !ip.IsLoopback() {
 		log.Warn("--metrics-addr is reachable beyond this machine: anyone who reaches it reads the metrics; keep it inside the monitoring network", "addr", ln.Addr().String())
 	}
 	return func() { hs.Close() }, nil
