@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -107,4 +108,20 @@ func tempFiles(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestUploadNotStored: when the temporary file cannot be made (TMPDIR missing, a full disk)
+// a large upload is the server's failure, a 500 saying so, not the client's 400; an upload
+// small enough to stay in memory is still served.
+func TestUploadNotStored(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	srv := New(Config{})
+	rec := post(t, srv, nil, file("big.txt", bytes.Repeat([]byte("word "), spoolMemory), "text/plain"))
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "could not be stored") {
+		t.Errorf("large upload: %d %.200s", rec.Code, rec.Body)
+	}
+	rec = post(t, srv, nil, file("small.txt", textDoc, "text/plain"), field("strategy", "fast"))
+	if rec.Code != http.StatusOK {
+		t.Errorf("small upload: %d %.200s", rec.Code, rec.Body)
+	}
 }
