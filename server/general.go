@@ -103,7 +103,8 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	opts, err := partitionapi.OptionsFromForm(form)
 	var verr *schema.ValidationError
 	if err != nil && !errors.As(err, &verr) {
-		writeDetail(w, http.StatusInternalServerError, err.Error())
+		info.errDetail = err.Error()
+		writeDetail(w, http.StatusInternalServerError, clientDetail(http.StatusInternalServerError, err.Error()))
 		return
 	}
 	var schemaErrs []schema.FieldError
