@@ -125,7 +125,7 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 	}
 	bridgeShortVerticals(hs, vs, maxf(ruleTol, body/2))
 	groups := connect(hs, vs)
-	out := ruledTables(groups, ws, used, body)
+	out := ruledTables(stackGroups(groups, body), ws, used, body)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

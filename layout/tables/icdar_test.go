@@ -18,7 +18,7 @@ import (
 
 // Regression floors on the ICDAR 2013 EU set (testdata/icdar2013-eu), at the measured values
 // rounded down: a change that lowers a figure fails here.
-var floors = icdar.Score{F1: 0.98, TEDS: 0.97, Rows: 0.98, Cols: 0.99, AdjF1: 0.97}
+var floors = icdar.Score{F1: 0.987, TEDS: 0.973, Rows: 0.986, Cols: 1.0, AdjF1: 0.970}
 
 // pageInput adapts one page read by pdf to the detector's input.
 func pageInput(p *pdf.Page) *tables.Page {

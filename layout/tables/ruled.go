@@ -40,6 +40,51 @@ func ruledTables(groups []ruleGroup, ws []Word, used []bool, body float64) []Tab
 	return out
 }
 
+// stackGroups joins groups of rules drawn as boxes stacked one on another, of the same width
+// and closer than half a text line: a head ruled as a box of its own over the box of the
+// rows (a gap between the two frames), which alone would be a grid of one row and be lost.
+func stackGroups(groups []ruleGroup, body float64) []ruleGroup {
+	if len(groups) < 2 {
+		return groups
+	}
+	idx := make([]int, len(groups))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) (float64, float64) {
+		return math.Round(groups[i].box.X0), math.Round(groups[i].box.X1)
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		xa0, xa1 := key(idx[a])
+		xb0, xb1 := key(idx[b])
+		if xa0 != xb0 {
+			return xa0 < xb0
+		}
+		if xa1 != xb1 {
+			return xa1 < xb1
+		}
+		return groups[idx[a]].box.Y1 > groups[idx[b]].box.Y1
+	})
+	tol := maxf(ruleTol, body/6)
+	var out []ruleGroup
+	for k, i := range idx {
+		g := groups[i]
+		if k > 0 && len(out) > 0 {
+			up := &out[len(out)-1]
+			gap := up.box.Y0 - g.box.Y1
+			if absf(up.box.X0-g.box.X0) <= tol && absf(up.box.X1-g.box.X1) <= tol && gap >= 0 && gap < body/2 &&
+				len(up.hs) >= 2 && len(g.hs) >= 2 {
+				up.hs = append(append([]hrule(nil), up.hs...), g.hs...)
+				up.vs = append(append([]vrule(nil), up.vs...), g.vs...)
+				up.box = up.box.Union(g.box)
+				continue
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
 func gridTable(g ruleGroup, ws []Word, order []int, used []bool, body float64) (Table, bool) {
 	// Rule positions closer than a third of a text line are one boundary (double rules, a
 	// thick rule drawn as two strokes): no cell that thin holds text.
