@@ -513,3 +513,22 @@ func TestWebArchive(t *testing.T) {
 		}
 	}
 }
+
+// Outlook's winmail.dat (TNEF) is opened: the files in it are the message's attachments and
+// its HTML body stands in for the empty MIME body (testdata/gen_winmail.py; `tnef -t` lists the
+// same files). The reference skips it as an unsupported attachment: both files were lost.
+func TestWinmailDat(t *testing.T) {
+	data, err := os.ReadFile("testdata/winmail.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range partition(t, "winmail.eml", data, engine.DefaultOptions()) {
+		got = append(got, fmt.Sprintf("%s:%s:%s", e.Type, e.Text, e.Metadata.AttachedToFilename))
+	}
+	want := "Title:Quarterly review: | NarrativeText:The figures are in the attached report.: | " +
+		"NarrativeText:Revenue grew by twelve percent over the quarter.:winmail.eml | Title:item,count:winmail.eml | Title:bolts,12:winmail.eml"
+	if strings.Join(got, " | ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " | "), want)
+	}
+}

@@ -57,6 +57,7 @@ func ParseEML(data []byte) (*Message, error) {
 		body = plain
 	}
 	collectAttachments(root, body, false, &m.Attachments, 0)
+	expandTNEF(m)
 	return m, nil
 }
 
