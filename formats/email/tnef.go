@@ -308,4 +308,3 @@ func expandTNEF(m *Message) {
 	}
 	m.Attachments = out
 }
-
