@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -347,6 +348,37 @@ func testJobListIsStreamed(t *testing.T, dsn string) {
 	}
 	if rec.largest > 64<<10 {
 		t.Errorf("failed-files: largest write %d bytes of %d", rec.largest, rec.body.Len())
+	}
+
+	// A stored output (up to 256 MiB of JSON) was inflated whole before it was written.
+	var big bytes.Buffer
+	big.WriteString("[")
+	for k := 0; k < 20000; k++ {
+		if k > 0 {
+			big.WriteString(",")
+		}
+		fmt.Fprintf(&big, `{"type":"NarrativeText","element_id":"%032d","text":"element %d"}`, k, k)
+	}
+	big.WriteString("]")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(big.Bytes())
+	zw.Close()
+	outFile := fmt.Sprintf("20000000-%04d-4000-8000-%012d", 0, 0)
+	if _, err := p.Store.ClaimFile(ctx, outFile, "w1", base); err != nil {
+		t.Fatal(err)
+	}
+	nodeID := "60000000-0000-4000-8000-000000000000"
+	if _, err := p.Store.FinishFile(ctx, outFile, "w1", store.FileSuccess, nil, 20000, &store.Output{NodeID: nodeID, Data: gz.Bytes()}, base); err != nil {
+		t.Fatal(err)
+	}
+	rec = &writeRecorder{header: http.Header{}}
+	p.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/jobs/00000000-0000-4000-8000-000000000000/download?file_id="+outFile+"&node_id="+nodeID, nil))
+	if rec.status != 200 || !bytes.Equal(rec.body.Bytes(), big.Bytes()) {
+		t.Fatalf("download: status %d, %d bytes, want the %d stored", rec.status, rec.body.Len(), big.Len())
+	}
+	if rec.largest > 64<<10 {
+		t.Errorf("download: largest write %d bytes of %d", rec.largest, rec.body.Len())
 	}
 }
 

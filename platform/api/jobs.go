@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -428,12 +429,20 @@ func (a *API) download(w http.ResponseWriter, r *http.Request) {
 		a.internal(w, r, err)
 		return
 	}
-	data, err := jobs.Download(o)
+	// Inflated as it is written: the JSON may be 256 MiB, held whole per request before. A
+	// stream that breaks after the status was sent ends the connection.
+	rc, err := jobs.OpenOutput(o)
 	if err != nil {
 		a.internal(w, r, err)
 		return
 	}
+	defer rc.Close()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	w.Write(data)
+	if _, err := io.Copy(w, rc); err != nil {
+		if r.Context().Err() == nil {
+			a.log.Error("platform API error", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+		panic(http.ErrAbortHandler)
+	}
 }

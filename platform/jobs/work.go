@@ -367,6 +367,16 @@ func (r *Runner) workCheck(ctx context.Context, t *river.Job[checkArgs]) error {
 	return r.st.FinishCheck(context.WithoutCancel(ctx), t.Args.CheckID, status, reason, time.Now())
 }
 
+// OpenOutput returns the elements JSON of a stored output, inflated as it is read: an output
+// may be 256 MiB of JSON, which Download holds whole.
+func OpenOutput(o *store.Output) (io.ReadCloser, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(o.Data))
+	if err != nil {
+		return nil, fmt.Errorf("jobs: read output: %w", err)
+	}
+	return zr, nil
+}
+
 // Download returns the decompressed elements JSON of a stored output.
 func Download(o *store.Output) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(o.Data))
