@@ -57,6 +57,7 @@ func joinJustified(ls []tline) []tline {
 				for _, k := range row[s+1 : end] {
 					a.text += " " + ls[k].text
 					a.b = a.b.union(ls[k].b)
+					a.glyphs, a.math, a.letters = a.glyphs+ls[k].glyphs, a.math+ls[k].math, a.letters+ls[k].letters
 					gone[k] = true
 				}
 				s = end

@@ -91,6 +91,10 @@ type tline struct {
 	// bullet is set when the line opens with a bullet drawn as a shape (markDrawnBullets): it
 	// starts an item of its own.
 	bullet bool
+	// glyphs counts the line's visible glyphs, math those of a math font or mathematical in
+	// themselves (tables.MathFont, tables.MathRune), letters the other letters (a text
+	// font's): display formulas are found by them.
+	glyphs, math, letters int
 }
 
 // region is an element-to-be.
@@ -212,7 +216,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	lines := append(joinJustified(d.flowLines(p, srcs, taken)), slanted...)
 	markDrawnBullets(lines, &p.Geometry, H)
 	body := d.bodySize(lines)
-	blocks := buildBlocks(joinLabels(lines, H), body)
+	blocks := formulas(buildBlocks(joinLabels(lines, H), body), body)
 	// Text inside a picture becomes the picture's text, when the picture holds little text: a
 	// drawing or image under running text is a background, not a picture with labels.
 	// A picture over half the page (a decorative frame, a full-page drawing) is a background
@@ -508,7 +512,7 @@ func (d *Doc) flowLines(p *pdf.Page, srcs []*glyphSource, taken []box) []tline {
 				var lb box
 				first := true
 				var sizes []float64
-				bold, n, rot := 0, 0, 0
+				bold, n, rot, nmath, nlet := 0, 0, 0, 0, 0
 				firstText, firstSize := "", 0.0
 				for _, it := range l.Items {
 					if it.Glyph < 0 {
@@ -544,6 +548,11 @@ func (d *Doc) flowLines(p *pdf.Page, srcs []*glyphSource, taken []box) []tline {
 					}
 					sizes = append(sizes, g.Size)
 					n++
+					if r, _ := utf8.DecodeRuneInString(g.Text); tables.MathFont(g.Font) || tables.MathRune(r) {
+						nmath++
+					} else if unicode.IsLetter(r) {
+						nlet++
+					}
 					if !g.Upright {
 						rot++
 					}
@@ -561,7 +570,7 @@ func (d *Doc) flowLines(p *pdf.Page, srcs []*glyphSource, taken []box) []tline {
 				sort.Float64s(sizes)
 				med := sizes[len(sizes)/2]
 				mark := n > 2 && firstSize < 0.8*med && strings.ContainsAny(firstText, "0123456789*†‡§¶")
-				out = append(out, tline{text: t, b: lb, size: med, bold: 2*bold > n, turned: 2*rot > n, mark: mark})
+				out = append(out, tline{text: t, b: lb, size: med, bold: 2*bold > n, turned: 2*rot > n, mark: mark, glyphs: n, math: nmath, letters: nlet})
 			}
 		}
 	}
@@ -641,6 +650,7 @@ func joinLabels(ls []tline, H float64) []tline {
 			if label && !a.turned && !l.turned && ov > 0.6*math.Min(a.b.h(), l.b.h()) && gap >= 0 && gap < 2.5*math.Max(a.size, l.size) {
 				a.text += " " + l.text
 				a.b = a.b.union(l.b)
+				a.glyphs, a.math, a.letters = a.glyphs+l.glyphs, a.math+l.math, a.letters+l.letters
 				a.size, a.bold = l.size, l.bold
 				continue
 			}

@@ -37,6 +37,13 @@ func mathRune(r rune) bool {
 	return false
 }
 
+// MathRune reports a character that is mathematics wherever it is set (mathRune), for the
+// layout's display formulas.
+func MathRune(r rune) bool { return mathRune(r) }
+
+// EqNumber reports an equation's number as set at the right margin: (3), (2.4), (12a).
+func EqNumber(s string) bool { return eqNumber.MatchString(strings.TrimSpace(s)) }
+
 // countMath adds a word's characters (spaces left out) to runes, and those of a math font or
 // mathematical in themselves to math.
 func countMath(w Word, runes, math int) (int, int) {
