@@ -69,6 +69,9 @@ func PartitionStream(ctx context.Context, doc *Document, opts Options, emit Emit
 	}
 	ft := Detect(doc, hint)
 	if !ft.Partitionable {
+		if len(Formats()) == 0 {
+			return noFormatsError()
+		}
 		return UnsupportedError(ft.MIME)
 	}
 	doc.MIMEType = ft.MIME
@@ -184,11 +187,21 @@ func wrapPartitionError(err error, ft FileType) error {
 	return &Error{Kind: KindInternal, Msg: err.Error(), Err: fmt.Errorf("partition %s: %w", ft.Name, err)}
 }
 
+// noFormatsError answers a program that imports engine without any format: every file would
+// otherwise read as "File type application/octet-stream is not supported", hiding the cause.
+func noFormatsError() *Error {
+	return Errorf(KindInternal, "no document formats are registered in this program; "+
+		"import _ \"github.com/quarrydocs/quarry/formats/all\" (and strategies/all for PDFs and images)")
+}
+
 // route picks the partitioner: a format's, or for PDFs and images a strategy's.
 func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Partitioner, string, error) {
 	if !ft.Paged {
 		p, ok := LookupFormat(ft.MIME)
 		if !ok {
+			if len(Formats()) == 0 {
+				return nil, "", noFormatsError()
+			}
 			return nil, "", UnsupportedError(ft.MIME)
 		}
 		return p, ft.Name, nil
@@ -206,6 +219,10 @@ func route(ctx context.Context, doc *Document, ft FileType, opts *Options) (Part
 		// One of the API's strategies whose plugin is not installed (hi_res and ocr_only need
 		// the OCR plugin): reported as such rather than as unknown (the API schema accepts
 		// them all, api/partitionapi).
+		if len(Strategies()) == 0 {
+			return nil, "", Errorf(KindBadRequest, "The %s strategy is not available: no PDF or image strategy is registered in this program; "+
+				"import _ \"github.com/quarrydocs/quarry/strategies/all\" (or install a plugin, see plugins/README.md)", name)
+		}
 		return nil, "", Errorf(KindBadRequest, "The %s strategy is not available in this installation (installed: %s); "+
 			"install its plugin (see plugins/README.md) or choose another strategy", name, strings.Join(Strategies(), ", "))
 	}
@@ -242,8 +259,10 @@ func resolveStrategy(ctx context.Context, doc *Document, ft FileType, opts *Opti
 		switch {
 		case ft.Image:
 			s, why = hiRes, "an image has no text layer"
-		case tableInference(ft, opts) || len(opts.ExtractImageBlockTypes) > 0:
-			s, why = hiRes, "table structure (pdf_infer_table_structure) or image blocks were asked for"
+		case tableInference(ft, opts):
+			s, why = hiRes, "tables are inferred (pdf_infer_table_structure, on by default)"
+		case len(opts.ExtractImageBlockTypes) > 0:
+			s, why = hiRes, "image blocks were asked for (extract_image_block_types)"
 		case hasText():
 			s, why = fast, "the PDF has a text layer"
 		default:

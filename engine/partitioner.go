@@ -2,6 +2,21 @@
 // a registered format partitioner or strategy, post-processes the elements every format shares
 // (page offsets, languages, IDs, hierarchy) and applies chunking.
 //
+// A program that partitions documents imports the formats and strategies it wants for their
+// registration, usually all of them, and starts from the reference server's defaults:
+//
+//	import (
+//		"github.com/quarrydocs/quarry/engine"
+//		_ "github.com/quarrydocs/quarry/formats/all"    // every built-in format
+//		_ "github.com/quarrydocs/quarry/strategies/all" // PDF and image strategies
+//	)
+//
+//	elems, err := engine.Partition(ctx, engine.NewDocument("report.docx", data), engine.DefaultOptions())
+//
+// Without formats/all every document is refused with an error naming that import. hi_res and
+// ocr_only need the OCR plugin binary (quarry-plugin-ocr) to OCR scanned pages; born-digital
+// PDFs are laid out in process. Errors are *Error values whose Kind maps to an HTTP status.
+//
 // Formats and strategies register with package contract (contract.RegisterFormat,
 // contract.RegisterStrategy), bringing their own detection (MIME types, extensions, ZIP members,
 // Compound File streams, text sniffers) and option keys; the engine reads that registry and

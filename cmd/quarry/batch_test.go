@@ -252,6 +252,16 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
+	// Each line lists a flag's choices once, and says how to turn a default-true boolean off.
+	out, _, _ := runCLI(t, "partition", "--help")
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Count(line, "ocr_only") > 1 || strings.Count(line, "by_title") > 1 {
+			t.Errorf("help line repeats its choices: %q", line)
+		}
+	}
+	if !strings.Contains(out, "--name=false") {
+		t.Error("help does not say how to turn a boolean flag off")
+	}
 	out, _, err := runCLI(t, "--version")
 	if err != nil || !strings.HasPrefix(out, "quarry ") {
 		t.Errorf("--version: %v %q", err, out)

@@ -110,7 +110,8 @@ func partitionHelp(w io.Writer) {
 
 Partitions each document into typed elements with the Unstructured API's parameters (flags carry
 the API's form-field names; dashes work too: --output-format). Lists take comma-separated values
-or repeat the flag. Flags may come before or after the files.
+or repeat the flag. A boolean flag alone means true; --name=false turns off one whose default is
+true (true/false, 1/0, yes/no, on/off). Flags may come before or after the files.
 
 Output: one input gives a JSON array of elements. Several inputs written to one stream give
 JSON Lines, one document per line: {"source": "PATH", "elements": [...]}. --output_format=jsonl gives
@@ -177,13 +178,31 @@ func paramHelp(p partitionapi.Param) string {
 	h := p.Help
 	if p.Name == "output_format" {
 		h = "json, jsonl, csv, text or markdown (application/json and text/csv work too)"
-	} else if len(p.Choices) > 0 {
-		h += ": " + strings.Join(p.Choices, ", ")
+	} else if missing := unnamedChoices(h, p.Choices); len(missing) == len(p.Choices) && len(missing) > 0 {
+		h += ": " + strings.Join(missing, ", ")
+	} else if len(missing) > 0 {
+		// The help names the built-in choices already (strategy); add what plugins brought.
+		h += " (also installed: " + strings.Join(missing, ", ") + ")"
 	}
 	if d, ok := paramDefault(p); ok {
 		h += " (default " + d + ")"
 	}
 	return h
+}
+
+// unnamedChoices are the choices the help text does not name already.
+func unnamedChoices(help string, choices []string) []string {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(help, func(r rune) bool { return r == ' ' || r == ',' || r == '(' || r == ')' }) {
+		words[w] = true
+	}
+	var out []string
+	for _, c := range choices {
+		if !words[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func writeFlagLine(b *strings.Builder, syntax, help string) {

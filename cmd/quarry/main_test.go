@@ -92,6 +92,17 @@ func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	zipPath := filepath.Join(dir, "a.zip")
 	os.WriteFile(zipPath, []byte("PK\x05\x06"+strings.Repeat("\x00", 18)), 0o644)
+	emptyFile := filepath.Join(dir, "empty.txt")
+	os.WriteFile(emptyFile, nil, 0o644)
+	junk := filepath.Join(dir, "junk.bin")
+	os.WriteFile(junk, []byte{0x00, 0x9f, 0x13, 0xff, 0x00, 0x01}, 0o644)
+	emptyDir := filepath.Join(dir, "nothing")
+	os.Mkdir(emptyDir, 0o755)
+	onlySub := filepath.Join(dir, "onlysub")
+	os.MkdirAll(filepath.Join(onlySub, "a"), 0o755)
+	onlyHidden := filepath.Join(dir, "hidden")
+	os.MkdirAll(onlyHidden, 0o755)
+	os.WriteFile(filepath.Join(onlyHidden, ".notes.txt"), []byte("hello"), 0o644)
 	cases := []struct {
 		args []string
 		code int
@@ -100,8 +111,18 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition"}, 2, "no input files"},
 		{[]string{"partition", "--strategy=turbo", docs + "fake-text.txt"}, 2, "strategy"},
 		{[]string{"partition", filepath.Join(dir, "missing.txt")}, 1, "no such file"},
-		{[]string{"partition", zipPath}, 1, "File type application/zip is not supported."},
-		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope"},
+		{[]string{"partition", zipPath}, 1, "File type application/zip is not supported. It is a ZIP archive: unpack it"},
+		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope — give --encoding a name such as utf-8"},
+		{[]string{"partition", emptyFile}, 1, "inode/x-empty is not supported. The file is empty."},
+		{[]string{"partition", junk}, 1, "if you know its type, give it with --content_type"},
+		// A chunking value bad for every document is the command line's fault: exit 2, once.
+		{[]string{"partition", "--chunking_strategy=basic", "--max_characters=-5", docs + "fake-text.txt", docs + "fake-email.eml"}, 2, "'max_characters' argument must be > 0, got -5"},
+		{[]string{"partition", "--chunking_strategy=basic", "--overlap=600", docs + "fake-text.txt"}, 2, "'overlap' argument must be less than `max_characters`"},
+		// An empty folder is said for what it is; --recursive is suggested only where it helps.
+		{[]string{"partition", emptyDir}, 2, "folder " + emptyDir + " is empty"},
+		{[]string{"partition", onlySub}, 2, "only subfolders; add --recursive"},
+		{[]string{"partition", "-r", onlySub}, 2, "and its subfolders hold no files"},
+		{[]string{"partition", onlyHidden}, 2, "only hidden files"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"eval", "only-one.json"}, 2, "quarry eval OUTPUT.json"},
 	}

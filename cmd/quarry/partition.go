@@ -18,6 +18,7 @@ import (
 
 	"github.com/quarrydocs/quarry/api/partitionapi"
 	"github.com/quarrydocs/quarry/api/schema"
+	"github.com/quarrydocs/quarry/chunking"
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
@@ -150,6 +151,13 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		startPlugins(false)
 		if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
 			return usageError("partition: %v", err)
+		}
+	}
+	if c.opts.Chunking.Strategy != "" {
+		// The same for every document: a bad value is the command line's fault (exit 2), said
+		// once, rather than each document failing with it.
+		if err := chunking.Validate(c.opts.Chunking); err != nil {
+			return usageError("partition: %v (quarry partition --help lists the chunking flags)", err)
 		}
 	}
 	if c.inputs, err = expandInputs(paths, c.recursive, stdin); err != nil {
@@ -335,14 +343,34 @@ func expandInputs(paths []string, recursive bool, stdin io.Reader) ([]input, err
 			return nil, fmt.Errorf("cannot read folder %s: %w", p, err)
 		}
 		if len(out) == n {
-			hint := ""
-			if !recursive {
-				hint = " (add --recursive to look in its subfolders)"
-			}
-			return nil, fmt.Errorf("folder %s holds no files%s", p, hint)
+			return nil, emptyFolderError(p, recursive)
 		}
 	}
 	return out, nil
+}
+
+// emptyFolderError says why a folder gave no documents and what would: --recursive only when
+// it has subfolders, and that hidden files are skipped when those are all it holds.
+func emptyFolderError(dir string, recursive bool) error {
+	entries, _ := os.ReadDir(dir)
+	var subdirs, hidden int
+	for _, e := range entries {
+		switch {
+		case strings.HasPrefix(e.Name(), "."):
+			hidden++
+		case e.IsDir():
+			subdirs++
+		}
+	}
+	switch {
+	case !recursive && subdirs > 0:
+		return fmt.Errorf("folder %s holds no files, only subfolders; add --recursive to partition the files in them", dir)
+	case hidden > 0:
+		return fmt.Errorf("folder %s holds only hidden files (names starting with a dot), which are skipped; name the files themselves to partition them", dir)
+	case recursive && subdirs > 0:
+		return fmt.Errorf("folder %s and its subfolders hold no files", dir)
+	}
+	return fmt.Errorf("folder %s is empty", dir)
 }
 
 // checkOutputNames refuses a batch in which two inputs would write the same output file.
@@ -685,7 +713,35 @@ func sentence(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "took too long and was stopped"
 	}
-	return err.Error()
+	msg := err.Error()
+	if h := errorHint(err); h != "" {
+		msg += " " + h
+	}
+	return msg
+}
+
+// errorHint adds the way out to an engine message that keeps the reference's wording (the API
+// answers it verbatim) but does not say what a person at a terminal can do about it.
+func errorHint(err error) string {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		return ""
+	}
+	switch {
+	case e.Kind == engine.KindUnsupported && strings.Contains(e.Msg, "inode/x-empty"):
+		return "The file is empty."
+	case e.Kind == engine.KindUnsupported && strings.Contains(e.Msg, "application/zip"):
+		return "It is a ZIP archive: unpack it and partition its files."
+	case e.Kind == engine.KindUnsupported && strings.Contains(e.Msg, "application/octet-stream"):
+		return "Its content matches no supported format; if you know its type, give it with --content_type (e.g. --content_type text/plain)."
+	case e.Kind == engine.KindUnsupported:
+		return "Quarry reads PDF, images, Office and OpenDocument files, HTML, XML, e-mail, EPUB, Markdown, RTF, CSV/TSV and text."
+	case strings.HasPrefix(e.Msg, "File is encrypted."):
+		return "(qpdf --decrypt --password=PASSWORD in.pdf out.pdf does it.)"
+	case strings.HasPrefix(e.Msg, "unknown encoding:"):
+		return "— give --encoding a name such as utf-8, latin-1 or cp1252, or leave it out to detect."
+	}
+	return ""
 }
 
 // sentenceError shows an error as sentence does and keeps it for errors.Is and errors.As.
