@@ -562,3 +562,58 @@ func TestAttackServerErrorsDoNotNamePaths(t *testing.T) {
 		}
 	}
 }
+
+// Slots are shared by every key: one client sending slow uploads (or many at once) held every
+// slot and the queue, and every other key's requests got 503. With MaxConcurrentPerKey a key
+// past its share gets 429 at once while the others are served.
+func TestAttackOneKeyCannotTakeEverySlot(t *testing.T) {
+	srv := New(Config{APIKeys: []string{"a", "b"}, MaxConcurrent: 4, MaxConcurrentPerKey: 1})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	doc, ctype := multipartBody(t, file("a.txt", []byte("Hello there.\n"), "text/plain"))
+	docBytes, _ := io.ReadAll(doc)
+	send := func(key string, body io.Reader) int {
+		req, _ := http.NewRequest("POST", ts.URL+"/general/v0/general", body)
+		req.Header.Set("Content-Type", ctype)
+		req.Header.Set("unstructured-api-key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// Key a's slow upload: the slot is taken before the body is read.
+	pr, pw := io.Pipe()
+	slow := make(chan int, 1)
+	go func() { slow <- send("a", pr) }()
+	pw.Write(docBytes[:10])
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		srv.perKeyMu.Lock()
+		n := len(srv.perKey)
+		srv.perKeyMu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the slow upload never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code := send("a", bytes.NewReader(docBytes)); code != http.StatusTooManyRequests {
+		t.Errorf("second request of key a: %d, want 429", code)
+	}
+	if code := send("b", bytes.NewReader(docBytes)); code != http.StatusOK {
+		t.Errorf("key b meanwhile: %d, want 200", code)
+	}
+	pw.Write(docBytes[10:])
+	pw.Close()
+	if code := <-slow; code != http.StatusOK {
+		t.Errorf("the slow upload: %d", code)
+	}
+	if code := send("a", bytes.NewReader(docBytes)); code != http.StatusOK {
+		t.Errorf("key a after its upload ended: %d, want 200", code)
+	}
+}

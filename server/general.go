@@ -61,6 +61,15 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	// One key may not take every slot (and the queue) from the others.
+	keyRelease, ok := s.takeKeySlot(r)
+	if !ok {
+		w.Header().Set("Retry-After", s.retryAfter())
+		writeDetail(w, http.StatusTooManyRequests, fmt.Sprintf("This API key already has %d requests in progress, the limit of this server; retry when one has finished", s.cfg.MaxConcurrentPerKey))
+		return
+	}
+	defer keyRelease()
+
 	// The slot is taken before the body is read, so memory held by uploads is bounded by
 	// MaxConcurrent × MaxBodyBytes whatever the number of clients.
 	release, ok := s.limit.acquire(r.Context())

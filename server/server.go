@@ -76,6 +76,10 @@ type Config struct {
 	MaxConnsPerAddr int
 	// MaxConns caps the open connections in all. Default 4096; negative = no cap.
 	MaxConns int
+	// MaxConcurrentPerKey caps the partition requests one API key has in progress (holding or
+	// waiting for a slot); one more is answered 429 at once. 0 = no cap. Without it one client
+	// can hold every slot and the whole queue, and the other keys' requests get 503.
+	MaxConcurrentPerKey int
 }
 
 const (
@@ -147,6 +151,9 @@ type Server struct {
 	overload *rateLog
 	// csrf refuses partition requests a browser sends from another origin (see handleGeneral).
 	csrf *http.CrossOriginProtection
+	// perKey counts the partition requests in progress per key digest (MaxConcurrentPerKey).
+	perKeyMu sync.Mutex
+	perKey   map[[32]byte]int
 }
 
 // New builds a Server from cfg.
@@ -161,6 +168,7 @@ func New(cfg Config) *Server {
 		partitionKeys: newAPIKeys(append(append([]string(nil), cfg.APIKeys...), partitionKeysIfKeyed(cfg)...)),
 		limit:         newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
 		csrf:          http.NewCrossOriginProtection(),
+		perKey:        map[[32]byte]int{},
 	}
 	s.metrics = newMetrics(cfg.Registry)
 	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
@@ -182,6 +190,31 @@ func New(cfg Config) *Server {
 	})
 	s.handler = s.accessLog(s.recoverPanics(mux))
 	return s
+}
+
+// takeKeySlot counts a partition request against its key's MaxConcurrentPerKey; release gives
+// the place back. ok is false when the key already has that many requests in progress.
+func (s *Server) takeKeySlot(r *http.Request) (release func(), ok bool) {
+	if s.cfg.MaxConcurrentPerKey <= 0 || !s.partitionKeys.Enabled() {
+		return func() {}, true
+	}
+	d, matched := s.partitionKeys.Match(r.Header)
+	if !matched {
+		return func() {}, true
+	}
+	s.perKeyMu.Lock()
+	defer s.perKeyMu.Unlock()
+	if s.perKey[d] >= s.cfg.MaxConcurrentPerKey {
+		return nil, false
+	}
+	s.perKey[d]++
+	return func() {
+		s.perKeyMu.Lock()
+		defer s.perKeyMu.Unlock()
+		if s.perKey[d]--; s.perKey[d] <= 0 {
+			delete(s.perKey, d)
+		}
+	}, true
 }
 
 func partitionKeysIfKeyed(cfg Config) []string {

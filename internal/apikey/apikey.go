@@ -59,6 +59,26 @@ func (k Keys) Check(h http.Header) (ok bool, received string) {
 	return false, candidates[0]
 }
 
+// Match returns the digest of the accepted key a request carries (false when none), so a
+// caller can count requests per key without keeping the key itself.
+func (k Keys) Match(h http.Header) ([32]byte, bool) {
+	var cands []string
+	for _, name := range []string{"unstructured-api-key", "service-api-key"} {
+		if vs := h.Values(name); len(vs) > 0 {
+			cands = append(cands, vs[0])
+		}
+	}
+	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		cands = append(cands, strings.TrimSpace(auth[7:]))
+	}
+	for _, c := range cands {
+		if k.Valid(c) {
+			return sha256.Sum256([]byte(strings.TrimSpace(c))), true
+		}
+	}
+	return [32]byte{}, false
+}
+
 // Refusal is the 401 detail for a request Check refused, given what Check returned. It never
 // repeats the key sent: a 401 may be logged, cached or shown by a proxy, and a near-miss key (a
 // key for another service, a key with a typo) is still a secret.
