@@ -268,6 +268,12 @@ func (p *parser) run() (wordproc.Inline, error) {
 			b.WriteByte('\n')
 		case "noBreakHyphen":
 			b.WriteByte('-')
+		case "sym":
+			font, _ := opc.Attr(t, "font")
+			code, _ := opc.Attr(t, "char")
+			if r, ok := symbolRune(font, code); ok {
+				b.WriteRune(r)
+			}
 		case "lastRenderedPageBreak":
 			in.PageBreakAt = append(in.PageBreakAt, b.Len())
 		case "drawing", "pict", "object", "AlternateContent":

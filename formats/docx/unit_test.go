@@ -526,3 +526,25 @@ func TestChart(t *testing.T) {
 		t.Errorf("html %s", h)
 	}
 }
+
+// Symbols inserted from a symbol font (w:sym) are their characters: Symbol's Greek and maths,
+// Wingdings' boxes and ticks, a plain code as itself; other private-use codes stay out.
+func TestSymbols(t *testing.T) {
+	sym := func(font, code string) string {
+		return `<w:r><w:sym w:font="` + font + `" w:char="` + code + `"/></w:r>`
+	}
+	body := p(r("Dose 5 ")+sym("Symbol", "F06D")+r("g at 37 ")+sym("Symbol", "F0B0")+r("C ")+sym("Symbol", "F0B1")+r(" 0.5")) +
+		p(sym("Wingdings", "F0FE")+r(" Approved ")+sym("Wingdings", "F0A8")+r(" Rejected")) +
+		p(r("Arrow ")+sym("Arial", "2192")+r(" and ")+sym("Webdings", "F061")+r("icon"))
+	out, err := run(t, docxOf(t, body, nil), engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		got = append(got, e.Text)
+	}
+	if want := "Dose 5 μg at 37 °C ± 0.5|☑ Approved ◻ Rejected|Arrow → and icon"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %s", got, want)
+	}
+}
