@@ -66,7 +66,7 @@ var Kinds = []Kind{
 	{
 		Type: "local", Label: "Local folder", Source: true, Destination: true, Summary: "path",
 		Fields: []Field{
-			{Key: "path", Label: "Folder path", Input: "text", Required: true, Help: "A folder on the server, e.g. /srv/documents."},
+			{Key: "path", Label: "Folder path", Input: "text", Required: true, Help: "A folder inside the server's local root (--local-root, by default data/local where the server runs): a relative path such as documents is taken under it."},
 			{Key: "recursive", Label: "Include sub-folders", Input: "checkbox", Default: "true", SourceOnly: true},
 			{Key: "glob", Label: "File pattern", Input: "text", Help: "Only files matching this glob, e.g. *.pdf.", SourceOnly: true},
 		},

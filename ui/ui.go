@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -192,7 +193,7 @@ type pageData struct {
 func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != h.cfg.Prefix+pg.Path {
-			http.NotFound(w, r)
+			h.notFound(w, r)
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -224,6 +225,40 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		w.Write(buf.Bytes())
 	}
+}
+
+// jobURL is a job's address as one writes it by hand or copies it from the API
+// (/ui/jobs/<id>); the jobs page opens a job from its fragment instead.
+var jobURL = regexp.MustCompile(`^jobs/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/?$`)
+
+// notFoundPage lists the pages that exist, so a mistyped or guessed address leads somewhere.
+var notFoundPage = template.Must(template.New("404").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found · Quarry</title>
+<link rel="stylesheet" href="{{.Prefix}}static/app.css"></head>
+<body><main id="main"><h1>No page here</h1>
+<p>There is no page at <code>{{.Path}}</code>. The web UI's pages are:</p>
+<ul>{{range .Pages}}<li><a href="{{$.Prefix}}{{.Path}}">{{.Nav}}</a></li>{{end}}<li><a href="/docs">API docs</a></li></ul>
+</main></body></html>
+`))
+
+// notFound answers an address under the UI that is no page: /ui/jobs/<id> goes to that job on
+// the jobs page; anything else gets a 404 page listing the pages (plain "404 page not found"
+// left a newcomer nowhere to go).
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, h.cfg.Prefix)
+	if m := jobURL.FindStringSubmatch(rest); m != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		http.Redirect(w, r, h.cfg.Prefix+"jobs#"+strings.ToLower(m[1]), http.StatusFound)
+		return
+	}
+	var buf bytes.Buffer
+	if err := notFoundPage.Execute(&buf, map[string]any{"Prefix": h.cfg.Prefix, "Path": r.URL.Path, "Pages": pages}); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(buf.Bytes())
 }
 
 // handleSession lets the key dialog check a key before storing it in the browser session.

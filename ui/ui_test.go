@@ -28,7 +28,8 @@ func TestPages(t *testing.T) {
 		{"/ui/jobs", 200, []string{`id="jb-table"`, `id="jb-failed"`}},
 		{"/ui/static/app.js", 200, []string{"unstructured-api-key", "sessionStorage"}},
 		{"/ui/static/app.css", 200, []string{":focus-visible"}},
-		{"/ui/nope", 404, nil},
+		{"/ui/nope", 404, []string{"No page here", `href="/ui/jobs"`, `href="/docs"`, "<code>/ui/nope</code>"}},
+		{"/ui/<b>x", 404, []string{"&lt;b&gt;x"}},
 		{"/ui", 301, nil},
 	} {
 		rec := httptest.NewRecorder()
@@ -43,7 +44,13 @@ func TestPages(t *testing.T) {
 			}
 		}
 	}
+	// A job's address written as a path (copied from the API's id) opens the job on the jobs page.
 	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/ui/jobs/E8401F04-523C-417C-8FD1-BF52DA6B7A14", nil))
+	if loc := rec.Header().Get("Location"); rec.Code != http.StatusFound || loc != "/ui/jobs#e8401f04-523c-417c-8fd1-bf52da6b7a14" {
+		t.Errorf("GET /ui/jobs/<id> = %d to %q, want 302 to /ui/jobs#<id>", rec.Code, loc)
+	}
+	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/ui/destinations", nil))
 	if strings.Contains(rec.Body.String(), `data-kind="confluence"`) {
 		t.Error("Confluence is offered as a destination; it is a source only")

@@ -56,6 +56,9 @@ func TestAttackPathOutsideRoot(t *testing.T) {
 	for _, p := range []string{outside, "/etc", "../outside", "/", filepath.Join(env.LocalRoots[0], "..", "outside")} {
 		if _, err := NewSource(map[string]any{"path": p, "glob": "shadow"}, env); err == nil {
 			t.Errorf("source at %s accepted", p)
+		} else if !strings.Contains(err.Error(), "--local-root") {
+			// The operator is told the way out, not only the refusal.
+			t.Errorf("source at %s: %v; want the --local-root flag named", p, err)
 		}
 		if _, err := NewDestination(map[string]any{"path": p}, env); err == nil {
 			t.Errorf("destination at %s accepted", p)

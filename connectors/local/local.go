@@ -142,7 +142,8 @@ func resolve(p string, roots []string) (place, error) {
 		}
 		return place{root: r, rel: filepath.ToSlash(rel)}, nil
 	}
-	return place{}, fmt.Errorf("path %s is outside the local roots this server allows (%s)", p, strings.Join(roots, ", "))
+	return place{}, fmt.Errorf("path %s is outside the local roots this server allows (%s); give a folder inside one "+
+		"(a relative path is taken under the first), or start the server with --local-root naming this folder", p, strings.Join(roots, ", "))
 }
 
 // open opens the configured directory as an os.Root beneath its root: a symbolic link on the
