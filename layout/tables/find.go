@@ -119,6 +119,13 @@ func detect(ctx context.Context, p *Page, opt Options) ([]Table, error) {
 			used[i] = !in
 		}
 	}
+	// Text set at under a third of the body size, and under three points, is nobody's to
+	// read (anchors and tags written at 1 pt); it would give tables cells and columns.
+	for i, w := range ws {
+		if w.Size < minf(3, body/3) {
+			used[i] = true
+		}
+	}
 	hs, vs := collectRules(p, opt.MaxSegments, p.Width*p.Height)
 	if err := ctx.Err(); err != nil {
 		return nil, err
