@@ -102,7 +102,9 @@ func TestBlocks(t *testing.T) {
 		{"pre with code", "<pre><code>\nline one\n  line two\n</code></pre>", []short{{element.CodeSnippet, "line one\n  line two", -1}}},
 		{"unknown tags keep text", "<p><font>Apple</font> <x-widget>Pie</x-widget></p><svg><text>label</text></svg>", []short{{element.UncategorizedText, "Apple Pie", -1}}},
 		{"bullet in nested list", "<ul><li><p>• para in item</p></li></ul>", []short{{element.ListItem, "para in item", 0}}},
-		{"ruby reads as its base", "<p><ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>へ行きます。</p><p><ruby>漢<rt>かん</rt>字<rt>じ</rt></ruby>を学ぶ。</p>",
+		{"table caption", "<table><caption>Table 2: Ships by <b>month</b></caption><tr><td>March</td><td>40</td></tr></table>",
+			[]short{{element.UncategorizedText, "Table 2: Ships by month", -1}, {element.Table, "March 40", -1}}},
+				{"ruby reads as its base", "<p><ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>へ行きます。</p><p><ruby>漢<rt>かん</rt>字<rt>じ</rt></ruby>を学ぶ。</p>",
 			[]short{{element.UncategorizedText, "東京へ行きます。", -1}, {element.UncategorizedText, "漢字を学ぶ。", -1}}},
 	}
 	for _, c := range cases {

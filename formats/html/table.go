@@ -7,6 +7,7 @@ import (
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/quarrydocs/quarry/classify"
 	"github.com/quarrydocs/quarry/element"
 )
 
@@ -28,11 +29,14 @@ func (w *walker) table(n *nethtml.Node, page *int) error {
 		rows = append(rows, cells)
 		spans = append(spans, sp)
 	}
+	var caption string
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != nethtml.ElementNode {
 			continue
 		}
 		switch c.DataAtom {
+		case atom.Caption:
+			caption = normalizeSpace(cellText(c))
 		case atom.Tr:
 			addRow(c)
 		case atom.Thead, atom.Tbody, atom.Tfoot:
@@ -41,6 +45,16 @@ func (w *walker) table(n *nethtml.Node, page *int) error {
 					addRow(tr)
 				}
 			}
+		}
+	}
+	if caption != "" {
+		// Deliberate difference: a table's caption (a Wikipedia table's title, a report's
+		// "Table 3: …") is text of its own before the table; the reference drops it.
+		typ, text := classify.Paragraph(caption)
+		e := element.Element{Type: typ, Text: text}
+		e.Metadata.PageNumber = page
+		if err := w.emit(e); err != nil {
+			return err
 		}
 	}
 	if len(rows) == 0 {
