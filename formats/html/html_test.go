@@ -104,7 +104,7 @@ func TestBlocks(t *testing.T) {
 		{"bullet in nested list", "<ul><li><p>• para in item</p></li></ul>", []short{{element.ListItem, "para in item", 0}}},
 		{"table caption", "<table><caption>Table 2: Ships by <b>month</b></caption><tr><td>March</td><td>40</td></tr></table>",
 			[]short{{element.UncategorizedText, "Table 2: Ships by month", -1}, {element.Table, "March 40", -1}}},
-				{"ruby reads as its base", "<p><ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>へ行きます。</p><p><ruby>漢<rt>かん</rt>字<rt>じ</rt></ruby>を学ぶ。</p>",
+		{"ruby reads as its base", "<p><ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>へ行きます。</p><p><ruby>漢<rt>かん</rt>字<rt>じ</rt></ruby>を学ぶ。</p>",
 			[]short{{element.UncategorizedText, "東京へ行きます。", -1}, {element.UncategorizedText, "漢字を学ぶ。", -1}}},
 	}
 	for _, c := range cases {
