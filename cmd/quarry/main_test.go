@@ -123,6 +123,15 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition", onlySub}, 2, "only subfolders; add --recursive"},
 		{[]string{"partition", "-r", onlySub}, 2, "and its subfolders hold no files"},
 		{[]string{"partition", onlyHidden}, 2, "only hidden files"},
+		// A mistyped choice gets the nearest one; flags are named with two dashes.
+		{[]string{"partition", "--strategy=hires", docs + "fake-text.txt"}, 2, "did you mean --strategy hi_res?"},
+		{[]string{"partition", "--chunking_strategy=bytitle", docs + "fake-text.txt"}, 2, "did you mean --chunking_strategy by_title?"},
+		{[]string{"partition", "--include_page_breaks=nope", docs + "fake-text.txt"}, 2, `invalid boolean value "nope" for --include_page_breaks`},
+		{[]string{"serve", "--workers=abc"}, 2, `invalid value "abc" for --workers; quarry serve --help shows what it takes`},
+		// An output that cannot be written is refused before any document is read.
+		{[]string{"partition", "-o", filepath.Join(dir, "no", "such", "out.json"), docs + "fake-text.txt"}, 2, "folder " + filepath.Join(dir, "no", "such") + " does not exist"},
+		{[]string{"partition", "-o", emptyDir, docs + "fake-text.txt"}, 2, "is a folder; give a file name, or use --output-dir"},
+		{[]string{"partition", "--output-dir", emptyFile, docs + "fake-text.txt"}, 2, "is a file, not a folder"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"eval", "only-one.json"}, 2, "quarry eval OUTPUT.json"},
 	}

@@ -150,7 +150,7 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		// form again (strategy=pdftotext, a plugin's boolean key checked by its kind).
 		startPlugins(false)
 		if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
-			return usageError("partition: %v", err)
+			return usageError("partition: %v%s", err, valueSuggestion(err))
 		}
 	}
 	if c.opts.Chunking.Strategy != "" {
@@ -161,6 +161,9 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		}
 	}
 	if c.inputs, err = expandInputs(paths, c.recursive, stdin); err != nil {
+		return usageError("partition: %v", err)
+	}
+	if err := checkOutputPlace(c.outFile, c.outDir); err != nil {
 		return usageError("partition: %v", err)
 	}
 	if c.outDir != "" {
@@ -245,6 +248,13 @@ func flagError(fs *flag.FlagSet, err error, cmd string) string {
 			return fmt.Sprintf("there is no flag --%s; did you mean --%s? (quarry %s --help lists them all)", name, s, cmd)
 		}
 		return fmt.Sprintf("there is no flag --%s (quarry %s --help lists them all)", name, cmd)
+	}
+	if strings.HasPrefix(msg, "invalid ") {
+		// The flag package names flags with one dash; the help and README use two.
+		msg = strings.Replace(strings.Replace(msg, " for flag -", " for -", 1), " for -", " for --", 1)
+		if m, ok := strings.CutSuffix(msg, ": parse error"); ok {
+			msg = m + fmt.Sprintf("; quarry %s --help shows what it takes", cmd)
+		}
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return fmt.Sprintf("%s needs a value, e.g. %s=VALUE", name, name)
@@ -347,6 +357,26 @@ func expandInputs(paths []string, recursive bool, stdin io.Reader) ([]input, err
 		}
 	}
 	return out, nil
+}
+
+// checkOutputPlace refuses, before any document is read, an output that could not be written:
+// -o in a folder that does not exist or naming a folder, --output-dir naming a file.
+func checkOutputPlace(outFile, outDir string) error {
+	if outFile != "" && outFile != "-" {
+		if st, err := os.Stat(outFile); err == nil && st.IsDir() {
+			return fmt.Errorf("-o %s is a folder; give a file name, or use --output-dir %s for one file per input", outFile, outFile)
+		}
+		dir := filepath.Dir(outFile)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("cannot write -o %s: folder %s does not exist; create it first (mkdir -p %s)", outFile, dir, dir)
+		}
+	}
+	if outDir != "" {
+		if st, err := os.Stat(outDir); err == nil && !st.IsDir() {
+			return fmt.Errorf("--output-dir %s is a file, not a folder; name a folder (it is created if missing), or use -o %s for one output file", outDir, outDir)
+		}
+	}
+	return nil
 }
 
 // emptyFolderError says why a folder gave no documents and what would: --recursive only when

@@ -1,6 +1,39 @@
 package main
 
-import "strings"
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/quarrydocs/quarry/api/schema"
+)
+
+var quotedChoice = regexp.MustCompile(`'([^']+)'`)
+
+// valueSuggestion is "; did you mean --strategy hi_res?" for a mistyped choice (strategy=hires),
+// from the choices the API's own error lists; "" when none is close.
+func valueSuggestion(err error) string {
+	var ve *schema.ValidationError
+	if !errors.As(err, &ve) {
+		return ""
+	}
+	for _, fe := range ve.Errors {
+		in, ok := fe.Input.(string)
+		expected, _ := fe.Ctx["expected"].(string)
+		if fe.Type != "literal_error" || !ok || expected == "" || len(fe.Loc) == 0 {
+			continue
+		}
+		var choices []string
+		for _, m := range quotedChoice.FindAllStringSubmatch(expected, -1) {
+			choices = append(choices, m[1])
+		}
+		if s := suggest(strings.ToLower(in), choices); s != "" {
+			return fmt.Sprintf("; did you mean --%s %s?", fe.Loc[len(fe.Loc)-1], s)
+		}
+	}
+	return ""
+}
 
 // suggest returns the candidate closest to name by edit distance, when it is close enough to
 // be what was meant (at most a third of the name's length, and at least one edit allowed).
