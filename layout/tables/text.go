@@ -1212,13 +1212,15 @@ func digitGroup(left, right string) bool {
 func composite(block []tline, ws []Word) []tline {
 	var out []tline
 	// multi is the last line with two or more phrases joined into out's last line: two rows
-	// of as many cells (three or more) that do not overlap each other stay apart even when a
-	// label set between them (a row label centred on its two rows) overlaps both. Lines of
+	// of as many cells (three or more, or two beside a label left of both) that do not
+	// overlap each other stay apart even when a label set between them (a row label centred
+	// on its two rows) overlaps both. Lines of
 	// displayed mathematics (sub- and superscripts, stacked pieces) stay one line.
 	var multi *tline
 	for k, l := range block {
 		if n := len(out); n > 0 && out[n-1].box.Y0-l.box.Y1 < -0.2*l.size {
-			if len(l.phrases) >= 3 && multi != nil && len(multi.phrases) == len(l.phrases) && multi.box.Y0-l.box.Y1 >= -0.2*l.size {
+			if multi != nil && len(multi.phrases) == len(l.phrases) && multi.box.Y0-l.box.Y1 >= -0.2*l.size &&
+				(len(l.phrases) >= 3 || (len(l.phrases) == 2 && labelLeft(out[n-1], *multi, l, ws))) {
 				out = append(out, l)
 				multi = &block[k]
 				continue
@@ -1247,6 +1249,29 @@ func composite(block []tline, ws []Word) []tline {
 		}
 	}
 	return out
+}
+
+// labelLeft reports whether the words of the composite line c that are not the row line multi
+// (a label set between two rows) all lie left of both rows' text: a row label centred on two
+// rows of two cells each. Two rows of two cells overlapping through anything else (a value
+// centred beside two wrapped cells) stay one row.
+func labelLeft(c, multi, l tline, ws []Word) bool {
+	in := map[int]bool{}
+	for _, w := range multi.words {
+		in[w] = true
+	}
+	left := minf(ws[multi.words[0]].Box.X0, ws[l.words[0]].Box.X0)
+	label := false
+	for _, w := range c.words {
+		if in[w] {
+			continue
+		}
+		if ws[w].Box.X1 >= left {
+			return false
+		}
+		label = true
+	}
+	return label
 }
 
 // wrappedLabel reports whether line l ends a label that wrapped: the row so far is text in
