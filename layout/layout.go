@@ -162,16 +162,16 @@ func (d *Doc) layPage(ctx context.Context, p *pdf.Page) (hp *heldPage, err error
 			hp, err = nil, fmt.Errorf("layout: page %d: internal error: %v", p.Number, r)
 		}
 	}()
-	els, pics, cands, err := d.page(ctx, p)
+	els, pics, cands, retypes, err := d.page(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	hp = &heldPage{Laid: Laid{Number: p.Number, Elements: els, Pictures: pics, Width: p.Width, Height: p.Height}, cands: cands}
+	hp = &heldPage{Laid: Laid{Number: p.Number, Elements: els, Pictures: pics, Width: p.Width, Height: p.Height}, cands: cands, retypes: retypes}
 	d.count(hp)
 	return hp, nil
 }
 
-func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, []runCand, error) {
+func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Picture, []runCand, []retype, error) {
 	// Text turned by the content stream (a landscape table, a booklet sheet) is laid out as a
 	// reader turns the sheet; left as it is, its lines fall apart into single letters.
 	p.TurnUpright(Params(pdf.DefaultLAParams()))
@@ -192,7 +192,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	var regions []region
 	tbls, err := d.findTables(ctx, p, srcs)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	var taken []box
 	for _, t := range tbls {
@@ -265,11 +265,15 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 	var pics []Picture
 	var cands []runCand
 	var numbers []box
+	var retypes []retype
 	for _, i := range order {
 		r := &all[i]
 		var c *runCand
 		if r.typ == "" {
 			r.typ, c = d.blockType(r, p, body)
+			if r.typ != element.PageNumber && strings.TrimSpace(r.text) != "" {
+				retypes = append(retypes, d.retypeOf(r, len(out), body))
+			}
 		}
 		if strings.TrimSpace(r.text) == "" && r.typ != element.Image {
 			continue
@@ -303,7 +307,7 @@ func (d *Doc) page(ctx context.Context, p *pdf.Page) ([]element.Element, []Pictu
 			out = append(out, d.toElement(&r, p))
 		}
 	}
-	return out, pics, cands, ctx.Err()
+	return out, pics, cands, retypes, ctx.Err()
 }
 
 func (d *Doc) toElement(r *region, p *pdf.Page) element.Element {
@@ -591,6 +595,44 @@ func (d *Doc) bodySize(lines []tline) float64 {
 		}
 	}
 	return best
+}
+
+// docBody is the document's body size over the pages laid out so far (bodySize's choice).
+func (d *Doc) docBody() float64 {
+	best, bw := 10.0, -1
+	for s, w := range d.sizes {
+		if w > bw || (w == bw && s < best) {
+			best, bw = s, w
+		}
+	}
+	return best
+}
+
+// retype is what typing a text block used, kept with its page until it is settled: the
+// body size is the document's over the pages laid out so far, and a document's first pages
+// (a cover, a contents page, a foreword in small type) can set it apart from the body size
+// the pages after them show. Settling types the block again against the body size then
+// (LookAhead pages later), so that a line in the document's body type is not a Title for
+// being larger than a cover's small print (an errata sheet's instructions in 10.5 pt after
+// two pages of 9 pt).
+type retype struct {
+	elem        int
+	typ         element.Type
+	body, size  float64
+	nlines      int
+	words, bold int
+	mark        bool
+}
+
+func (d *Doc) retypeOf(r *region, elem int, body float64) retype {
+	size, bold := 0.0, 0
+	for _, l := range r.lines {
+		size = math.Max(size, l.size)
+		if l.bold {
+			bold++
+		}
+	}
+	return retype{elem: elem, typ: r.typ, body: body, size: size, nlines: len(r.lines), words: len(strings.Fields(r.text)), bold: bold, mark: r.lines[0].mark}
 }
 
 func gutterWidth(body float64) float64 { return math.Max(0.6*body, 4) }
@@ -1113,22 +1155,22 @@ func (d *Doc) blockType(r *region, p *pdf.Page, body float64) (element.Type, *ru
 			c.pos, c.placed, c.edge = true, element.Footer, H-r.b.y1
 		}
 	}
-	return textType(r, text, words, size, bold, body), c
+	return textType(len(r.lines), r.lines[0].mark, text, words, size, bold, body), c
 }
 
 // textType types a text block that is not a running head, foot or page number.
-func textType(r *region, text string, words int, size float64, bold int, body float64) element.Type {
-	if captionRE.MatchString(text) && len(r.lines) <= 6 {
+func textType(nlines int, mark bool, text string, words int, size float64, bold int, body float64) element.Type {
+	if captionRE.MatchString(text) && nlines <= 6 {
 		return element.FigureCaption
 	}
-	heading := len(r.lines) <= 3 && words <= 20 && !strings.HasSuffix(strings.TrimSpace(text), ".") &&
-		(size >= 1.15*body || (2*bold > len(r.lines) && size >= 0.95*body)) && hasLetters(text)
+	heading := nlines <= 3 && words <= 20 && !strings.HasSuffix(strings.TrimSpace(text), ".") &&
+		(size >= 1.15*body || (2*bold > nlines && size >= 0.95*body)) && hasLetters(text)
 	if heading {
 		return element.Title
 	}
 	typ, _ := classify.Text(text)
 	switch {
-	case typ == element.Title && len(r.lines) == 1 && words <= 10 && !r.lines[0].mark && sectionHeading.MatchString(text):
+	case typ == element.Title && nlines == 1 && words <= 10 && !mark && sectionHeading.MatchString(text):
 		// A numbered heading set in body type ("2.1 Methods").
 		return element.Title
 	case typ == element.UncategorizedText && words < 3:

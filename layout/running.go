@@ -28,7 +28,8 @@ type Laid struct {
 // heldPage is a page laid out whose running heads and feet are not settled yet.
 type heldPage struct {
 	Laid
-	cands []runCand
+	cands   []runCand
+	retypes []retype
 }
 
 // runCand is a block that may be a running head or foot: a short text on the page's first or
@@ -125,6 +126,16 @@ func (d *Doc) count(hp *heldPage) {
 // Position alone is not enough: the top line of a report's first page is its title, and a
 // document of one page (final, one page added) has no running heads at all.
 func (d *Doc) settle(hp *heldPage, final bool) {
+	if body := d.docBody(); len(hp.retypes) > 0 {
+		for _, rt := range hp.retypes {
+			if rt.body == body || rt.elem >= len(hp.Elements) || hp.Elements[rt.elem].Type != rt.typ {
+				continue
+			}
+			e := &hp.Elements[rt.elem]
+			e.Type = textType(rt.nlines, rt.mark, e.Text, rt.words, rt.size, rt.bold, body)
+		}
+		hp.retypes = nil
+	}
 	onePage := final && d.added == 1
 	// Positions of repeated heads: those remembered, and those of the pages held.
 	heads := d.heads

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/quarrydocs/quarry/element"
@@ -209,5 +210,36 @@ func TestCaptionAtTopOfPagesIsNoRunningHead(t *testing.T) {
 		if got := typesOf(els, "ACME Annual Report 2024")[i]; got != element.Footer {
 			t.Errorf("page %d: foot is %q, want Footer", i, got)
 		}
+	}
+}
+
+// A document whose first page is small print (a cover's, a contents page's) sets its body
+// size apart from the pages after it: a line of those pages in the document's body type was
+// a Title for being larger than the small print seen so far. Settled LookAhead pages later,
+// it is typed against the body size of the pages laid out by then.
+func TestBodySizeSettledWithLookAhead(t *testing.T) {
+	var small strings.Builder
+	for i := 0; i < 30; i++ {
+		small.WriteString(pdftest.Text("F1", 8, 72, 720-float64(12*i), "the small print of a cover page that runs across its width"))
+	}
+	pages := []string{small.String()}
+	for n := 0; n < 5; n++ {
+		var b strings.Builder
+		for i := 0; i < 8; i++ {
+			y := 700 - float64(40*i)
+			b.WriteString(pdftest.Text("F1", 11, 72, y, "the text of this page goes on"))
+			b.WriteString(pdftest.Text("F1", 11, 72, y-13, "in its body type here"))
+		}
+		pages = append(pages, b.String())
+	}
+	els := layoutBytes(t, docOf(pages...).Bytes())
+	titles := 0
+	for _, e := range els {
+		if e.Type == element.Title {
+			titles++
+		}
+	}
+	if titles != 0 {
+		t.Errorf("%d body paragraphs typed Title:\n%s", titles, strings.Join(texts(els), "\n"))
 	}
 }
