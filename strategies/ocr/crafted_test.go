@@ -185,11 +185,12 @@ type craftedImage struct {
 
 // craftedImages: 20,000 × 20,000 pixels (400 megapixels: 400 MB of grey, 1.6 GB of colour,
 // under scan.MaxPixels so the size alone does not refuse them) in every format OCR reads.
-// Those a row decoder reads reduced are read until their data runs out; the others are
-// refused from their header, before leptonica would allocate a raster for them.
+// Those a row decoder reads reduced are read until their data runs out (BMP and PNM, whose
+// rows are not compressed, are refused at once for being shorter than their rows); the others
+// are refused from their header, before leptonica would allocate a raster for them.
 func craftedImages() []craftedImage {
 	const n = 20000
-	bmpHdr := func(bpp uint16) []byte {
+	bmpHdr := func(bpp uint16, comp uint32) []byte {
 		palette := 0
 		if bpp <= 8 {
 			palette = 4 << bpp
@@ -203,6 +204,7 @@ func craftedImages() []craftedImage {
 		binary.LittleEndian.PutUint32(b[22:], n)
 		binary.LittleEndian.PutUint16(b[26:], 1)
 		binary.LittleEndian.PutUint16(b[28:], bpp)
+		binary.LittleEndian.PutUint32(b[30:], comp)
 		return append(b, make([]byte, 16)...)
 	}
 	gif := []byte("GIF89a")
@@ -228,12 +230,15 @@ func craftedImages() []craftedImage {
 		{"tiled.tiff", craftTIFF(n, n, 8, 3, 2, true), 0, "24-bit TIFF", true},
 		{"16-bit.tiff", craftTIFF(n, n, 16, 1, 1, false), 0, "16-bit TIFF", true},
 		{"pages.tiff", framesTIFF([][2]uint32{{64, 64}, {n, n}}), 1, "cannot decode TIFF", false},
-		{"colour.bmp", bmpHdr(24), -1, "24-bit BMP", true},
-		{"palette.bmp", bmpHdr(8), -1, "8-bit BMP", true},
+		{"colour.bmp", bmpHdr(24, 0), -1, "BMP data cut short", false},
+		{"palette.bmp", bmpHdr(8, 0), -1, "BMP data cut short", false},
+		{"rle.bmp", bmpHdr(8, 1), -1, "cannot decode image", false}, // run-length: no reader takes it
 		{"huge.gif", gif, -1, "GIF", true},
 		{"huge.webp", webp, -1, "WebP", true},
-		{"huge.ppm", []byte("P6\n20000 20000\n255\n\xff\xff\xff"), -1, "colour PNM", true},
-		{"huge.pgm", []byte("P5\n20000 20000\n255\n\xff\xff\xff"), -1, "grey PNM", true},
+		{"huge.ppm", []byte("P6\n20000 20000\n255\n\xff\xff\xff"), -1, "PNM data cut short", false},
+		{"huge.pgm", []byte("P5\n20000 20000\n255\n\xff\xff\xff"), -1, "PNM data cut short", false},
+		{"text.ppm", []byte("P3\n20000 20000\n255\n255 255 255\n"), -1, "colour PNM", true},
+		{"16-bit.pgm", []byte("P5\n20000 20000\n65535\n\xff\xff"), -1, "grey PNM", true},
 	}
 }
 
@@ -359,7 +364,7 @@ func TestCraftedImagePageNamed(t *testing.T) {
 		want       []string
 	}{
 		{"pages.tiff", string(framesTIFF([][2]uint32{{64, 64}, {64, 64}, {20000, 20000}})), []string{"page 3 of 3", "cannot decode TIFF"}},
-		{"colour.bmp", string(craftedImages()[13].data), []string{"20000 × 20000", "24-bit BMP"}},
+		{"colour.bmp", string(craftedImages()[13].data), []string{"20000 × 20000", "BMP data cut short"}},
 		{"grey.jpg", string(craftJPEG(20000, 20000, 1, nil, false, false, 10)), []string{"truncated"}},
 		// heif-convert would decode it whole: refused from its header before it runs.
 		{"photo.heic", string(craftHEIC(20000, 20000)), []string{"HEIC", "20000 × 20000", "decodes whole"}},

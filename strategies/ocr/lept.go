@@ -143,12 +143,13 @@ const maxDecodeBytes = float64(scan.MaxRenderPixels)
 
 // decodeGreyFit is decodeGrey reducing an image of more than limit pixels (0: no limit) by the
 // smallest whole factor k that fits, each pixel the mean of a k × k block; it returns k. The
-// row decoders (PNG; JPEG grey, colour and CMYK; 8-bit grey and colour TIFF in strips) reduce
-// as the rows come — a JPEG decoded by libjpeg at 1/2, 1/4 or 1/8 scale first — so the page
-// is never held at full size; leptonica, which reads the other images whole (bilevel,
-// palette, tiled or 16-bit TIFF, BMP, GIF, WebP, PNM, interlaced PNG), may do so only while its
-// raster stays within maxDecodeBytes, which the header says before anything is decoded, and
-// the page is then reduced straight from its raster.
+// row decoders (PNG; JPEG grey, colour and CMYK; 8-bit grey and colour TIFF in strips;
+// uncompressed BMP; binary PGM and PPM) reduce as the rows come — a JPEG decoded by libjpeg at
+// 1/2, 1/4 or 1/8 scale first — so the page is never held at full size; leptonica, which
+// reads the other images whole (bilevel, palette, tiled or 16-bit TIFF, run-length BMP, GIF,
+// WebP, text PNM, interlaced PNG), may do so only while its raster stays within
+// maxDecodeBytes, which the header says before anything is decoded, and the page is then
+// reduced straight from its raster.
 func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, error) {
 	if len(data) == 0 {
 		return nil, 1, errors.New("empty image")
@@ -168,6 +169,12 @@ func decodeGreyFit(data []byte, frame int, limit float64) (*image.Gray, int, err
 			return img, k, err
 		}
 		if img, ok, err := decodeJPEGGreyShrunk(data, k); ok {
+			return img, k, err
+		}
+		if img, ok, err := decodeBMPGreyShrunk(data, k); ok {
+			return img, k, err
+		}
+		if img, ok, err := decodePNMGreyShrunk(data, k); ok {
 			return img, k, err
 		}
 	}

@@ -4,6 +4,7 @@ package ocr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 
 	"github.com/quarrydocs/quarry/strategies/ocr/internal/scan"
@@ -286,5 +288,81 @@ func TestReducedAsRowsCome(t *testing.T) {
 				t.Errorf("%s, k %d: mean difference %.2f grey levels from the block means (exact: %v)", f.name, k, mean, exact)
 			}
 		}
+	}
+}
+
+// TestBMPAndPNMRowDecoders: uncompressed BMPs (24-bit, 32-bit with alpha, 8-bit palette of
+// colours and of greys, top-down rows) and binary PGM/PPM files read a row at a time give
+// exactly leptonica's grey pixels at full size, and the block means reduced; a BMP shorter
+// than its rows is an error before anything is read.
+func TestBMPAndPNMRowDecoders(t *testing.T) {
+	const w, h = 53, 29
+	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+	nrgba := image.NewNRGBA(image.Rect(0, 0, w, h))
+	pal := make(color.Palette, 200)
+	for i := range pal {
+		pal[i] = color.RGBA{uint8(i), uint8(255 - i), uint8(i * 7), 255}
+	}
+	paletted := image.NewPaletted(image.Rect(0, 0, w, h), pal)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := color.RGBA{uint8(x * 5), uint8(y * 9), uint8(x*y + 40), 255}
+			rgba.SetRGBA(x, y, c)
+			nrgba.SetNRGBA(x, y, color.NRGBA{c.R, c.G, c.B, uint8(100 + x)})
+			paletted.SetColorIndex(x, y, uint8((x*y+x)%len(pal)))
+		}
+	}
+	grey := greyPattern(w, h, false)
+	files := map[string][]byte{}
+	for name, img := range map[string]image.Image{"24-bit": rgba, "32-bit": nrgba, "palette": paletted, "grey": grey} {
+		var buf bytes.Buffer
+		if err := bmp.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		files[name+" bmp"] = buf.Bytes()
+	}
+	// The same 24-bit picture with its rows stored top down (a negative height).
+	b := files["24-bit bmp"]
+	off, stride := int(binary.LittleEndian.Uint32(b[10:])), (w*3+3)/4*4
+	td := append([]byte(nil), b...)
+	neg := int32(-h)
+	binary.LittleEndian.PutUint32(td[22:], uint32(neg))
+	for y := 0; y < h; y++ {
+		copy(td[off+y*stride:off+(y+1)*stride], b[off+(h-1-y)*stride:])
+	}
+	files["top-down bmp"] = td
+	ppm := []byte(fmt.Sprintf("P6\n# a comment\n%d %d\n255\n", w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := rgba.RGBAAt(x, y)
+			ppm = append(ppm, c.R, c.G, c.B)
+		}
+	}
+	files["ppm"] = ppm
+	files["pgm"] = append([]byte(fmt.Sprintf("P5 %d %d 255\n", w, h)), grey.Pix...)
+	for name, data := range files {
+		want, err := decodeLeptonica(data, -1)
+		if err != nil {
+			t.Fatalf("%s: leptonica: %v", name, err)
+		}
+		got, ok, err := decodeBMPGreyShrunk(data, 1)
+		if !ok {
+			got, ok, err = decodePNMGreyShrunk(data, 1)
+		}
+		if !ok || err != nil {
+			t.Fatalf("%s: not decoded (ok=%v, err=%v)", name, ok, err)
+		}
+		if got.Bounds() != want.Bounds() || !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("%s: row decoder and leptonica differ", name)
+		}
+		for _, k := range []int{2, 3, 5} {
+			small, gk, err := decodeGreyFit(data, -1, float64((w+k-1)/k*((h+k-1)/k)))
+			if err != nil || gk != k || !bytes.Equal(small.Pix, scan.Shrink(want, k).Pix) {
+				t.Errorf("%s: reduced by %d (err %v), not the block means of %d", name, gk, err, k)
+			}
+		}
+	}
+	if _, ok, err := decodeBMPGreyShrunk(files["24-bit bmp"][:200], 1); !ok || err == nil {
+		t.Errorf("cut BMP: ok=%v err=%v", ok, err)
 	}
 }
