@@ -11,6 +11,14 @@ case "$MODE" in
   *) echo "deps: unknown mode '$MODE'; use 'run' or 'test'" >&2; exit 2 ;;
 esac
 
+# Go is not installed from here (Debian's golang is older than go.mod's 1.26): say so before
+# spending minutes on packages the build could not use. An older Go 1.21+ fetches the toolchain
+# go.mod names by itself (GOTOOLCHAIN=auto).
+if ! command -v go >/dev/null 2>&1; then
+  echo "deps: Go is not on the PATH; install Go 1.26 or newer from https://go.dev/dl/ (e.g. into /usr/local/go) and add its bin folder to PATH, then run this again" >&2
+  exit 1
+fi
+
 # Run time: pandoc (RTF/ORG/RST), poppler (PDF rendering for OCR), Tesseract with the language
 # packs the tests use and its headers (the OCR plugin is cgo), LibreOffice for legacy Office
 # files, libheif for HEIC images, a C compiler for the OCR plugin, util-linux for prlimit (plugin

@@ -13,7 +13,7 @@ const usage = `Quarry turns documents into typed elements (the Unstructured part
 
 Usage:
   quarry partition [flags] FILE|FOLDER|- …   partition documents; elements as JSON on stdout
-  quarry serve [flags]                        serve the API, the platform and the web UI (default :8000)
+  quarry serve [flags]                        serve the API, the platform and the web UI (127.0.0.1:8000)
   quarry worker [flags]                       run platform job workers only (shared --database)
   quarry eval OUTPUT.json GOLD                score an output against a golden output (.json) or text (.txt)
   quarry plugin list|serve|checksum|install   manage strategy plugins

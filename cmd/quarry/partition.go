@@ -79,9 +79,24 @@ type partitionCmd struct {
 
 // input is one document to partition.
 type input struct {
-	path string // as given or found in a folder; "-" for stdin
-	name string // output name relative to --output-dir, without the format's extension
-	data []byte // stdin's content
+	path  string // as given or found in a folder; "-" for stdin
+	name  string // output name relative to --output-dir, without the format's extension
+	data  []byte // stdin's or a pipe's content
+	piped bool   // a named pipe or device read whole into data
+}
+
+// readStream reads a pipe or device given by name.
+func readStream(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, fileError(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", p, fileError(err))
+	}
+	return data, nil
 }
 
 func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
@@ -326,6 +341,16 @@ func expandInputs(paths []string, recursive bool, stdin io.Reader) ([]input, err
 			continue
 		}
 		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+			// A pipe (<(command), /dev/stdin, a FIFO) has no size and can be read once: read
+			// it whole now, as standard input is, or it would read as an empty file.
+			data, err := readStream(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, input{path: p, name: filepath.Base(p), data: data, piped: true})
+			continue
+		}
 		if err != nil || !st.IsDir() {
 			out = append(out, input{path: p, name: filepath.Base(p)})
 			continue
@@ -443,6 +468,9 @@ func needsPlugins(strategy string, inputs []input) bool {
 func (in input) open() (*engine.Document, func(), error) {
 	if in.path == "-" {
 		return engine.NewDocument("", in.data), func() {}, nil
+	}
+	if in.piped {
+		return engine.NewDocument(filepath.Base(in.path), in.data), func() {}, nil
 	}
 	f, err := os.Open(in.path)
 	if err != nil {
