@@ -87,6 +87,7 @@ func Load(ctx context.Context, r io.ReaderAt, size int64) (*wordproc.Document, e
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
 	}
 	b := &builder{Decoder: xmlwalk.NewDecoder(ctx, strings.NewReader(string(data))), styles: st}
+	b.object = func(href string) []wordproc.Block { return chartObject(ctx, pkg, st, href) }
 	body, err := b.document()
 	if err != nil {
 		return nil, wrapErr(fmt.Errorf("content.xml: %w", err))
@@ -184,6 +185,9 @@ type builder struct {
 	float []wordproc.Block
 	// notes collects footnotes' and endnotes' blocks; they follow the body.
 	notes []wordproc.Block
+	// object returns the blocks of an embedded object (draw:object) by its link (nil:
+	// objects are not read).
+	object func(href string) []wordproc.Block
 }
 
 func (b *builder) document() ([]wordproc.Block, error) {
@@ -344,6 +348,10 @@ func (b *builder) drawing(depth int) error {
 			var tbl *wordproc.Table
 			tbl, err = b.table(depth + 1)
 			blocks = []wordproc.Block{{T: tbl}}
+		case t.Name.Space == nsDraw && t.Name.Local == "object" && b.object != nil:
+			href, _ := opc.Attr(t, "href")
+			blocks = b.object(href)
+			err = b.Skip()
 		case t.Name.Space == nsDraw:
 			return b.drawing(depth + 1)
 		default:
@@ -567,4 +575,56 @@ func (b *builder) row(depth int) (wordproc.Row, error) {
 		return nil
 	})
 	return row, err
+}
+
+const nsChart = "urn:oasis:names:tc:opendocument:xmlns:chart:1.0"
+
+// chartObject reads an embedded chart (draw:object linking a sub-document such as
+// "./Object 1"): its title, subtitle and axis titles as paragraphs, then the data it keeps
+// (its local table) as a table, after the paragraph that anchors it. pandoc's conversion
+// drops embedded objects, and with them a report's figures. Other objects (formulas, embedded
+// spreadsheets) and damaged ones give nothing.
+func chartObject(ctx context.Context, pkg *opc.Package, st styles, href string) []wordproc.Block {
+	name := strings.TrimPrefix(strings.TrimPrefix(href, "./"), "/")
+	if name == "" || strings.Contains(name, "..") || !pkg.Has(name+"/content.xml") {
+		return nil
+	}
+	data, err := pkg.ReadPart(name + "/content.xml")
+	if err != nil {
+		return nil
+	}
+	sub := &builder{Decoder: xmlwalk.NewDecoder(ctx, strings.NewReader(string(data))), styles: st}
+	if _, err := sub.Root("chart"); err != nil {
+		return nil // not a chart
+	}
+	blocks, _ := sub.chartParts(0) // what was read before damage is kept
+	return blocks
+}
+
+// chartParts collects a chart's titles and its local table, in document order.
+func (b *builder) chartParts(depth int) ([]wordproc.Block, error) {
+	if depth > opc.MaxDepth {
+		return nil, opc.ErrTooDeep
+	}
+	var out []wordproc.Block
+	err := b.Children(func(t xml.StartElement) error {
+		switch {
+		case t.Name.Space == nsChart && (t.Name.Local == "title" || t.Name.Local == "subtitle"):
+			blocks, err := b.blocks(depth+1, -1)
+			out = append(out, blocks...)
+			return err
+		case t.Name.Space == nsTable && t.Name.Local == "table":
+			tbl, err := b.table(depth + 1)
+			if tbl != nil {
+				out = append(out, wordproc.Block{T: tbl})
+			}
+			return err
+		case t.Name.Space == nsChart:
+			inner, err := b.chartParts(depth + 1)
+			out = append(out, inner...)
+			return err
+		}
+		return b.Skip()
+	})
+	return out, err
 }

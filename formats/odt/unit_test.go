@@ -158,3 +158,51 @@ func TestRuby(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// An embedded chart (draw:object linking "./Object 1", as LibreOffice writes it) gives its
+// titles and its local data table after the paragraph that anchors it; a formula object and a
+// link outside the package give nothing.
+func TestChartObject(t *testing.T) {
+	const chartNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"`
+	const drawNS = `xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"`
+	frame := func(href string) string {
+		return `<draw:frame ` + drawNS + `><draw:object xlink:href="` + href + `"/><draw:image xlink:href="./ObjectReplacements/x"/></draw:frame>`
+	}
+	body := `<text:p>Sales figures below.` + frame("./Object 1") + frame("./Object 2") + frame("../outside") + `</text:p><text:p>After the chart.</text:p>`
+	chart := `<office:document-content ` + chartNS + `><office:body><office:chart><chart:chart chart:class="chart:bar">` +
+		`<chart:title><text:p>Units sold</text:p></chart:title><chart:plot-area><chart:axis chart:dimension="x"><chart:title><text:p>Month</text:p></chart:title></chart:axis>` +
+		`<chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>` +
+		`<table:table table:name="local-table"><table:table-header-rows><table:table-row><table:table-cell><text:p/></table:table-cell><table:table-cell><text:p>Bolts</text:p></table:table-cell></table:table-row></table:table-header-rows>` +
+		`<table:table-rows><table:table-row><table:table-cell><text:p>May</text:p></table:table-cell><table:table-cell><text:p>120</text:p></table:table-cell></table:table-row></table:table-rows></table:table>` +
+		`</chart:chart></office:chart></office:body></office:document-content>`
+	formula := `<office:document-content ` + chartNS + `><office:body><office:formula><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math></office:formula></office:body></office:document-content>`
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range [][2]string{
+		{"mimetype", MIME},
+		{"content.xml", `<office:document-content ` + odtNS + `><office:body><office:text>` + body + `</office:text></office:body></office:document-content>`},
+		{"Object 1/content.xml", chart},
+		{"Object 2/content.xml", formula},
+	} {
+		w, err := zw.Create(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, f[1])
+	}
+	zw.Close()
+	got, err := partitionBytes(t, "chart.odt", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range got {
+		texts = append(texts, string(e.Type)+":"+e.Text)
+	}
+	if want := "UncategorizedText:Sales figures below.|NarrativeText:Units sold|UncategorizedText:Month|Table:Bolts May 120|UncategorizedText:After the chart."; strings.Join(texts, "|") != want {
+		t.Fatalf("got %q\nwant %s", texts, want)
+	}
+	if h := got[3].Metadata.TextAsHTML; h != "<table><tr><td/><td>Bolts</td></tr><tr><td>May</td><td>120</td></tr></table>" {
+		t.Errorf("html %s", h)
+	}
+}
