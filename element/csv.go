@@ -13,9 +13,26 @@ func MarshalCSV(elems []Element) []byte {
 	return b
 }
 
+// CSVOptions are the ways CSV output may depart from the reference's bytes.
+type CSVOptions struct {
+	// EscapeFormulas prefixes a single quote to every text cell that a spreadsheet would
+	// evaluate as a formula: one beginning with =, +, -, @, a tab or a carriage return
+	// (OWASP's CSV injection rule). The element text is the document author's: without it,
+	// =HYPERLINK(…) or =cmd|' /C calc'!A0 in a paragraph is a live formula when the CSV is
+	// opened in Excel or LibreOffice. Off by default: the reference writes the text as it is,
+	// and programs parsing the CSV would read the quote as part of the text ("-5%" becomes
+	// "'-5%"). Numbers (page_number, …) are never quoted.
+	EscapeFormulas bool
+}
+
 // MarshalCSVLimit is MarshalCSV that stops with ErrTooLarge once the output passes limit bytes
 // (limit <= 0: no limit).
 func MarshalCSVLimit(elems []Element, limit int) ([]byte, error) {
+	return MarshalCSVWith(elems, limit, CSVOptions{})
+}
+
+// MarshalCSVWith is MarshalCSVLimit with options.
+func MarshalCSVWith(elems []Element, limit int, o CSVOptions) ([]byte, error) {
 	cols := []string{"type", "element_id", "text"}
 	seen := map[string]bool{"type": true, "element_id": true, "text": true}
 	rows := make([]map[string]value, len(elems))
@@ -73,6 +90,9 @@ func MarshalCSVLimit(elems []Element, limit int) ([]byte, error) {
 				cells[j] = string(v.(number)) + ".0"
 			default:
 				cells[j] = csvText(v)
+				if _, isString := v.(string); isString && o.EscapeFormulas && IsFormula(cells[j]) {
+					cells[j] = "'" + cells[j]
+				}
 			}
 		}
 		writeCSVRow(&b, cells)
@@ -96,6 +116,13 @@ func flatten(row map[string]value, prefix string, o object, cols *[]string, seen
 			*cols = append(*cols, key)
 		}
 	}
+}
+
+// IsFormula reports whether a spreadsheet opening a CSV cell holding s would take it as a
+// formula (or, for a leading tab or carriage return, a cell whose blanks it strips before
+// taking it as one): s begins with =, +, -, @, a tab or a carriage return.
+func IsFormula(s string) bool {
+	return s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0
 }
 
 func csvText(v value) string {

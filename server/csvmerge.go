@@ -20,10 +20,10 @@ type table struct {
 // mergeCSV is the reference's several-files CSV answer: each file's CSV is outer-merged into
 // the previous result on their common columns (pandas DataFrame.merge(how="outer"), which
 // joins equal key tuples and sorts the keys), then written with a leading unnamed index column.
-func mergeCSV(results [][]element.Element, limit int) ([]byte, error) {
+func mergeCSV(results [][]element.Element, limit int, co element.CSVOptions) ([]byte, error) {
 	var acc table
 	for i, elems := range results {
-		data, err := element.MarshalCSVLimit(elems, limit)
+		data, err := element.MarshalCSVWith(elems, limit, co)
 		if err != nil {
 			return nil, err
 		}

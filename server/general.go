@@ -183,7 +183,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 		info.elements += len(elems)
 	}
 
-	body, contentType, err := answer(results, opts.OutputFormat, accept, int(max(s.cfg.MaxResponseBytes, 0)))
+	body, contentType, err := answer(results, opts.OutputFormat, accept, int(max(s.cfg.MaxResponseBytes, 0)), element.CSVOptions{EscapeFormulas: s.cfg.CSVEscapeFormulas})
 	if err != nil {
 		detail := fmt.Sprintf("The answer would be larger than %d bytes, the limit of this server; send fewer or smaller documents, or chunk with a larger max_characters", s.cfg.MaxResponseBytes)
 		info.errDetail = detail
@@ -199,11 +199,11 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 
 // answer encodes the results as the client asked (JSON, CSV, multipart/mixed), failing with
 // element.ErrTooLarge as soon as the encoding passes limit bytes (limit <= 0: no limit).
-func answer(results [][]element.Element, format, accept string, limit int) ([]byte, string, error) {
+func answer(results [][]element.Element, format, accept string, limit int, co element.CSVOptions) ([]byte, string, error) {
 	csv := format == "text/csv"
 	encode := func(elems []element.Element, limit int) ([]byte, error) {
 		if csv {
-			return element.MarshalCSVLimit(elems, limit)
+			return element.MarshalCSVWith(elems, limit, co)
 		}
 		return element.MarshalListLimit(elems, limit)
 	}
@@ -231,7 +231,7 @@ func answer(results [][]element.Element, format, accept string, limit int) ([]by
 		}
 		return b, "application/json", nil
 	case csv:
-		b, err := mergeCSV(results, limit)
+		b, err := mergeCSV(results, limit, co)
 		return b, "text/csv; charset=utf-8", err
 	}
 	var b bytes.Buffer

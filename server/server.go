@@ -70,6 +70,9 @@ type Config struct {
 	// MaxResponseBytes caps the answer's size: beyond it the request fails with 422 instead
 	// of building the answer in memory. Default 256 MiB; negative = no cap.
 	MaxResponseBytes int64
+	// CSVEscapeFormulas prefixes a single quote to CSV cells a spreadsheet would take for a
+	// formula (element.CSVOptions.EscapeFormulas). Off: CSV answers are the reference's bytes.
+	CSVEscapeFormulas bool
 	// MaxConnsPerAddr caps the open connections of one client address (IPv6: its /64) on
 	// Serve's listener; more are answered 503 and closed. Default 256; negative = no cap
 	// (behind a reverse proxy, whose connections all come from its address).

@@ -98,6 +98,7 @@ var cliFlags = map[string][][2]string{
 	"Output": {
 		{"-o, --output FILE", "write to FILE instead of standard output (replaced only when done)"},
 		{"--output-dir DIR", "one file per input in DIR, named after it: report.pdf → DIR/report.pdf.json"},
+		{"--csv-escape-formulas", "CSV: prefix ' to cells beginning with = + - @ tab or CR (spreadsheet formulas); off: the reference's bytes"},
 		{"-q, --quiet", "no progress, no strategy lines, no warnings; failures and the exit status still tell"},
 		{"-v, --verbose", "debug log on standard error"},
 	},

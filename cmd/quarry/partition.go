@@ -69,6 +69,7 @@ type partitionCmd struct {
 	recursive bool
 	quiet     bool
 	verbose   bool
+	csvEscape bool   // element.CSVOptions.EscapeFormulas
 	format    string // json, jsonl, csv or text
 	inputs    []input
 	opts      engine.Options
@@ -123,6 +124,7 @@ func newPartitionFlags(c *partitionCmd) *flag.FlagSet {
 	fs.BoolVar(&c.quiet, "quiet", false, "")
 	fs.BoolVar(&c.verbose, "v", false, "")
 	fs.BoolVar(&c.verbose, "verbose", false, "")
+	fs.BoolVar(&c.csvEscape, "csv-escape-formulas", false, "")
 	return fs
 }
 
@@ -596,7 +598,8 @@ func (c *partitionCmd) run(ctx context.Context) error {
 		c.partitionAll(ctx, prog, emitResult)
 	}
 	if len(allCSV) > 0 {
-		w.Write(element.MarshalCSV(allCSV))
+		b, _ := element.MarshalCSVWith(allCSV, 0, element.CSVOptions{EscapeFormulas: c.csvEscape})
+		w.Write(b)
 	}
 	prog.stop()
 	var werr error
@@ -702,7 +705,8 @@ func (c *partitionCmd) render(in input, elems []element.Element) []byte {
 		if multiStream {
 			return nil // combined once every document is done
 		}
-		return element.MarshalCSV(elems)
+		b, _ := element.MarshalCSVWith(elems, 0, element.CSVOptions{EscapeFormulas: c.csvEscape})
+		return b
 	case "jsonl":
 		for _, e := range elems {
 			j, _ := e.MarshalJSON()

@@ -94,6 +94,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxResponse := byteSize(256 << 20)
 	fs.Var(&maxResponse, "max-response", "largest answer of the partition API, e.g. 256MiB; larger ones are refused (422) instead of built in memory (env QUARRY_MAX_RESPONSE)")
 	authFailures := fs.Int("auth-failures", 10, "refused API keys per minute from one client address before it gets 429 for a minute; -1 = no limit (behind a reverse proxy that limits, since all clients then share its address) (env QUARRY_AUTH_FAILURES)")
+	csvEscape := fs.Bool("csv-escape-formulas", false, "prefix ' to CSV cells beginning with = + - @ tab or CR, which a spreadsheet would run as formulas; off: the reference's bytes (env QUARRY_CSV_ESCAPE_FORMULAS)")
 	maxPerKey := fs.Int("max-concurrent-per-key", 0, "partition requests one API key may have in progress (in a slot or waiting for one); more are answered 429; 0 = no cap (env QUARRY_MAX_CONCURRENT_PER_KEY)")
 	maxConnsPerAddr := fs.Int("max-conns-per-addr", 256, "open connections one client address (IPv6: its /64) may hold; more are answered 503; -1 = no cap (behind a reverse proxy, whose connections all share its address) (env QUARRY_MAX_CONNS_PER_ADDR)")
 	maxConns := fs.Int("max-conns", 4096, "open connections in all; more are answered 503; -1 = no cap (env QUARRY_MAX_CONNS)")
@@ -110,7 +111,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"QUARRY_SHUTDOWN_TIMEOUT": "shutdown-timeout", "QUARRY_MAX_ELEMENTS": "max-elements",
 		"QUARRY_MAX_RESPONSE": "max-response", "QUARRY_AUTH_FAILURES": "auth-failures",
 		"QUARRY_MAX_CONNS_PER_ADDR": "max-conns-per-addr", "QUARRY_MAX_CONNS": "max-conns",
-		"QUARRY_MAX_CONCURRENT_PER_KEY": "max-concurrent-per-key",
+		"QUARRY_MAX_CONCURRENT_PER_KEY": "max-concurrent-per-key", "QUARRY_CSV_ESCAPE_FORMULAS": "csv-escape-formulas",
 	}
 	for env, name := range envFlags {
 		if v := os.Getenv(env); v != "" {
@@ -197,6 +198,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		InProcess:           *inProcess,
 		MaxElements:         *maxElements,
 		MaxResponseBytes:    int64(maxResponse),
+		CSVEscapeFormulas:   *csvEscape,
 		MaxConnsPerAddr:     *maxConnsPerAddr,
 		MaxConns:            *maxConns,
 		MaxConcurrentPerKey: *maxPerKey,
