@@ -13,9 +13,11 @@
 //
 //	elems, err := engine.Partition(ctx, engine.NewDocument("report.docx", data), engine.DefaultOptions())
 //
-// Without formats/all every document is refused with an error naming that import. hi_res and
-// ocr_only need the OCR plugin binary (quarry-plugin-ocr) to OCR scanned pages; born-digital
-// PDFs are laid out in process. Errors are *Error values whose Kind maps to an HTTP status.
+// Without formats/all every document is refused with an error naming that import. With these
+// imports alone PDFs go through fast and images are refused; hi_res's born-digital layout and
+// OCR (as the quarry command has them) need auto.Install from strategies/ocr/auto and the OCR
+// plugin loaded by plugins/host (the repository README shows the three lines). Errors are
+// *Error values whose Kind maps to an HTTP status.
 //
 // Formats and strategies register with package contract (contract.RegisterFormat,
 // contract.RegisterStrategy), bringing their own detection (MIME types, extensions, ZIP members,

@@ -25,7 +25,7 @@ func runEval(args []string, stdout io.Writer) error {
 	if strings.HasSuffix(args[1], ".txt") {
 		b, err := os.ReadFile(args[1])
 		if err != nil {
-			return err
+			return fmt.Errorf("eval: %s: %w", args[1], fileError(err))
 		}
 		goldCCT = string(b)
 	} else {
@@ -45,7 +45,7 @@ func runEval(args []string, stdout io.Writer) error {
 func readElements(path string) ([]element.Element, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("eval: %s: %w", path, fileError(err))
 	}
 	var elems []element.Element
 	if err := json.Unmarshal(b, &elems); err != nil {

@@ -134,6 +134,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition", "--output-dir", emptyFile, docs + "fake-text.txt"}, 2, "is a file, not a folder"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"eval", "only-one.json"}, 2, "quarry eval OUTPUT.json"},
+		{[]string{"eval", filepath.Join(dir, "nope.json"), docs + "fake-text.txt"}, 1, "nope.json: no such file; check the path"},
 	}
 	for _, c := range cases {
 		_, _, err := runCLI(t, c.args...)
