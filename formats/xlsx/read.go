@@ -116,6 +116,29 @@ func readWorkbook(pkg *opc.Package, part string) ([]sheetRef, bool, error) {
 	return out, d1904, nil
 }
 
+// unescapeXString decodes SpreadsheetML's escapes for characters XML cannot carry
+// (ST_Xstring: "_x000D_" for a carriage return, "_x0009_" for a tab, "_x005F_" for an underscore
+// that would otherwise start one). openpyxl only drops "x005F_", so text pasted with line
+// breaks read "Line one_x000D_ Line two"; here it reads as written.
+func unescapeXString(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if i+7 <= len(s) && s[i] == '_' && s[i+1] == 'x' && s[i+6] == '_' {
+			if v, err := strconv.ParseUint(s[i+2:i+6], 16, 16); err == nil {
+				b.WriteRune(rune(v))
+				i += 7
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
 // readSharedStrings streams sharedStrings.xml into a table.
 func readSharedStrings(ctx context.Context, r io.Reader) ([]string, error) {
 	dec := xml.NewDecoder(r)
@@ -158,7 +181,7 @@ func readSharedStrings(ctx context.Context, r io.Reader) ([]string, error) {
 				if len(out) >= maxCells {
 					return nil, errTooManyCells
 				}
-				out = append(out, b.String())
+				out = append(out, unescapeXString(b.String()))
 			case "rPh", "phoneticPr":
 				skip--
 			case "t":
@@ -454,7 +477,7 @@ func (wb *workbook) typed(typ string, style int, raw, inline string) value {
 		}
 		return strValue(wb.strings[i])
 	case "inlineStr":
-		return strValue(inline)
+		return strValue(unescapeXString(inline))
 	case "str":
 		return strValue(raw)
 	case "b":
