@@ -170,8 +170,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch {
 	case pretty:
 	case posture == postureLoopback:
-		log.Warn("no API key configured: listening on loopback only, so only this machine can reach the server; "+
-			"set --api-key (or UNSTRUCTURED_API_KEY) to serve other machines, or --addr to choose the address", "addr", listen)
+		how := "set --api-key (or UNSTRUCTURED_API_KEY) to serve other machines"
+		if *addr == "" {
+			how += ", or --addr to choose the address"
+		}
+		log.Warn("no API key configured: listening on loopback only, so only this machine can reach the server; "+how, "addr", listen)
 	case posture == postureOpenKeyless:
 		log.Warn("no API key configured and --addr listens beyond loopback: anyone who can reach this address can partition, "+
 			"create connectors and run jobs; set --api-key", "addr", listen)

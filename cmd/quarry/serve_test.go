@@ -150,6 +150,22 @@ func TestServePortInUse(t *testing.T) {
 	}
 }
 
+// An --addr that is not HOST:PORT says the form it takes.
+func TestServeBadAddr(t *testing.T) {
+	for addr, want := range map[string]string{
+		"localhost":       "--addr localhost is not HOST:PORT; give e.g. --addr 127.0.0.1:9000",
+		"127.0.0.1:80000": "port 80000 is out of range",
+	} {
+		ln, err := listenOn(context.Background(), addr)
+		if err == nil {
+			ln.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", addr, err, want)
+		}
+	}
+}
+
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // Refused keys count once per address across the platform API, the UI and the partition API;

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 )
 
@@ -109,6 +110,11 @@ func listenOn(ctx context.Context, addr string) (net.Listener, error) {
 	if err != nil {
 		if strings.Contains(err.Error(), "address already in use") {
 			return nil, fmt.Errorf("serve: %s is already in use by another program; stop it or choose another address with --addr (e.g. --addr 127.0.0.1:8001)", addr)
+		}
+		if _, port, perr := net.SplitHostPort(addr); perr != nil || port == "" {
+			return nil, fmt.Errorf("serve: --addr %s is not HOST:PORT; give e.g. --addr 127.0.0.1:9000 (or :9000 for every interface): %w", addr, err)
+		} else if n, perr := strconv.Atoi(port); perr == nil && (n < 0 || n > 65535) {
+			return nil, fmt.Errorf("serve: --addr %s: port %d is out of range (0–65535); give e.g. --addr 127.0.0.1:9000", addr, n)
 		}
 		return nil, fmt.Errorf("serve: cannot listen on %s: %w", addr, err)
 	}
