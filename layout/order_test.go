@@ -576,3 +576,17 @@ func TestOrderLoneRowInColumns(t *testing.T) {
 	foot := pdftest.Text("F1", 8, 220, 40, "F1 preliminary draft, September 24, 2008")
 	wantOrder(t, p1+k+p2+r1+q+r2+foot, "P1", "K1", "P2", "R1", "Q1", "R2", "F1")
 }
+
+// A statement's column labels (a date over each figure column, one of them two lines)
+// under a centred title and over a centred section label: a lone band that looks like a
+// row and adds columns to the run above is a row, read before the label under it, not
+// joined to the title's run and read after the label (the first version of the rule for
+// lone rows did that: the label came first).
+func TestOrderColumnLabelsUnderTitle(t *testing.T) {
+	c := pdftest.Text("F2", 11, 228, 740, "T1 BALANCE SHEETS") +
+		pdftest.Text("F1", 8, 400, 700, "D1 December 31, 2022") +
+		pdftest.Text("F1", 8, 522, 700, "S1 September 30, 2023") + pdftest.Text("F1", 8, 522, 691, "(unaudited)") +
+		pdftest.Text("F2", 9, 202, 676, "A1 ASSETS") +
+		func() string { s, _ := para(60, 650, "P1", 3, 100); return s }()
+	wantOrder(t, c, "T1", "D1", "S1", "A1", "P1")
+}

@@ -180,7 +180,7 @@ func cmpTopLeft(a, b box) int {
 func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule) [][]int {
 	covers := make([][][2]float64, len(bands))
 	tops, bottoms := make([]float64, len(bands)), make([]float64, len(bands))
-	rowLike, single := make([]bool, len(bands)), make([]bool, len(bands))
+	rowLike := make([]bool, len(bands))
 	for i, b := range bands {
 		covers[i] = projection(rs, b, gutter)
 		// A column of the band holding a paragraph, a table or a picture.
@@ -198,18 +198,17 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 		// A band of one column is no row, however few lines it holds: a heading over its
 		// paragraph in a column the other column has already ended beside.
 		rowLike[i] = len(full) > 1 && slices.Contains(full, false) && !runningBeside(rs, b)
-		single[i] = !slices.Contains(full, true)
 		tops[i], bottoms[i] = rs[b[0]].b.y0, rs[b[0]].b.y1
 		for _, k := range b {
 			tops[i], bottoms[i] = min(tops[i], rs[k].b.y0), max(bottoms[i], rs[k].b.y1)
 		}
 	}
 	// Rows come in series (entries of a contents list, fields of a form): a band that looks
-	// like a row between two bands that do not is a heading of one column level with the
-	// first lines of the other by chance, and stays in the run, when one of its columns holds
-	// a paragraph; a lone band of single lines only stays in the run when its columns lie in
-	// the run's columns (a closing brace of a listing beside a line of the other column's
-	// listing), and is a row when it adds columns (a table's last row under a paragraph).
+	// like a row between two bands that do not, its columns lying in the columns of the run
+	// above or of the band below, stays in the run: a heading of one column level with the
+	// first lines of the other by chance, a listing's closing brace level with a line of the
+	// other column's listing. A lone row that adds columns is a row: column labels over a
+	// statement's figures, a table's last row under a paragraph.
 	alone := make([]bool, len(bands))
 	for i := range bands {
 		alone[i] = rowLike[i] && !(i > 0 && rowLike[i-1] || i+1 < len(bands) && rowLike[i+1])
@@ -222,7 +221,8 @@ func columnRuns(rs []region, bands [][]int, gutter, body float64, rules []hrule)
 	runBottom, runRows, runBands := 0.0, false, 0
 	for i, b := range bands {
 		bc := covers[i]
-		row := rowLike[i] && !(alone[i] && (!single[i] || len(cover) > 1 && len(union(cover, bc)) == len(cover)))
+		fits := func(c [][2]float64) bool { return len(c) > 1 && len(union(c, bc)) == len(c) }
+		row := rowLike[i] && !(alone[i] && (fits(cover) || i+1 < len(bands) && fits(covers[i+1])))
 		if len(runs) > 0 && !row && !runRows && !inGutter(bc, cover) && (len(cover) > 1 || len(bc) > 1) &&
 			!(runBands == 1 && banner(rs, bands[i-1], tops[i], gutter, body)) {
 			u := union(cover, bc)
