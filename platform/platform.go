@@ -65,6 +65,9 @@ type Platform struct {
 	Secrets *secret.Box
 	Runner  *jobs.Runner
 	API     *api.API
+	// LocalRoots are the absolute directories local connectors are confined to (start-up
+	// tells an operator where to put documents).
+	LocalRoots []string
 }
 
 // keyCheck is sealed with the key on first use; a process with another key cannot open it, which
@@ -112,7 +115,7 @@ func Open(ctx context.Context, cfg Config) (*Platform, error) {
 		return nil, fmt.Errorf("platform: %w", err)
 	}
 	a := api.New(api.Config{Store: st, Secrets: box, Runner: runner, APIKeys: cfg.APIKeys, AuthLimiter: cfg.AuthLimiter, Logger: cfg.Logger, Env: env})
-	return &Platform{Store: st, Secrets: box, Runner: runner, API: a}, nil
+	return &Platform{Store: st, Secrets: box, Runner: runner, API: a, LocalRoots: roots}, nil
 }
 
 // openBox loads the secret key. A key file is created only for a database that holds no sealed

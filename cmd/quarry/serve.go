@@ -229,7 +229,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 	}
-	announce(stderr, pretty, log, ln, len(keys), p.Store.String())
+	announce(stderr, pretty, log, ln, len(keys), p.Store.String(), p.LocalRoots)
 	return srv.Serve(ctx, ln, *grace)
 }
 

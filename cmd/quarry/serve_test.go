@@ -115,10 +115,10 @@ func TestAnnounceOnTerminal(t *testing.T) {
 	}
 	defer ln.Close()
 	var b bytes.Buffer
-	announce(&b, true, nil, ln, 0, "sqlite:data/quarry.db")
+	announce(&b, true, nil, ln, 0, "sqlite:data/quarry.db", []string{"/srv/quarry/data/local"})
 	out := b.String()
 	port := ln.Addr().(*net.TCPAddr).Port
-	for _, want := range []string{"Web UI", "/ui/", "API docs", "/docs", "Health check", "/healthcheck", "only this machine can connect", "Ctrl-C"} {
+	for _, want := range []string{"Web UI", "/ui/", "API docs", "/docs", "Health check", "/healthcheck", "only this machine can connect", "Ctrl-C", "Local folders /srv/quarry/data/local"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner lacks %q:\n%s", want, out)
 		}

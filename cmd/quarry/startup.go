@@ -73,11 +73,11 @@ func isLoopback(addr net.Addr) bool {
 
 // announce says where the service is: a short block for a person at a terminal, one JSON log
 // line with the same URLs otherwise.
-func announce(w io.Writer, pretty bool, log *slog.Logger, ln net.Listener, keys int, store string) {
+func announce(w io.Writer, pretty bool, log *slog.Logger, ln net.Listener, keys int, store string, localRoots []string) {
 	e := endpointsFor(ln.Addr())
 	if !pretty {
 		log.Info("ready", "ui", e.UI, "docs", e.Docs, "openapi", e.OpenAPI, "health", e.Health,
-			"partition", e.Partition, "api_keys", keys, "store", store)
+			"partition", e.Partition, "api_keys", keys, "store", store, "local_roots", localRoots)
 		return
 	}
 	var b strings.Builder
@@ -89,6 +89,11 @@ func announce(w io.Writer, pretty bool, log *slog.Logger, ln net.Listener, keys 
 	fmt.Fprintf(&b, "  Partition     curl -F files=@report.pdf %s\n", e.Partition)
 	if store != "" {
 		fmt.Fprintf(&b, "  Data          %s\n", store)
+	}
+	if len(localRoots) > 0 {
+		// Where a "local folder" source or destination may point: the UI's form asks for a path
+		// relative to the first.
+		fmt.Fprintf(&b, "  Local folders %s  (local sources and destinations live here)\n", strings.Join(localRoots, ", "))
 	}
 	b.WriteString("\n")
 	switch {
