@@ -479,7 +479,7 @@ func (wb *workbook) typed(typ string, style int, raw, inline string) value {
 	case "inlineStr":
 		return strValue(unescapeXString(inline))
 	case "str":
-		return strValue(raw)
+		return strValue(unescapeXString(raw))
 	case "b":
 		if strings.TrimSpace(raw) == "" {
 			return value{}

@@ -370,12 +370,12 @@ func TestTimesAndDurations(t *testing.T) {
 // SpreadsheetML's _xHHHH_ escapes are the characters they stand for (text pasted with line
 // breaks, tabs); "_x005F_" escapes the underscore of a literal "_x0041_".
 func TestEscapedCharacters(t *testing.T) {
-	sheet := row(1, c("A1", "s", "0"), c("B1", "s", "1"), c("C1", "inline", "Tab_x0009_here"))
+	sheet := row(1, c("A1", "s", "0"), c("B1", "s", "1"), c("C1", "inline", "Tab_x0009_here"), c("D1", "str", "A_x000A_B"))
 	got, err := partitionBytes(t, "esc.xlsx", book(t, [][2]string{{"S", sheet}}, []string{"Line one_x000D_\nLine two", "keep _x005F_x0041_ and _xZZZZ_"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "<table><tr><td>Line one Line two</td><td>keep _x0041_ and _xZZZZ_</td><td>Tab here</td></tr></table>"; len(got) != 1 || got[0].Metadata.TextAsHTML != want {
+	if want := "<table><tr><td>Line one Line two</td><td>keep _x0041_ and _xZZZZ_</td><td>Tab here</td><td>A B</td></tr></table>"; len(got) != 1 || got[0].Metadata.TextAsHTML != want {
 		t.Errorf("got %+v\nwant %s", got, want)
 	}
 }
