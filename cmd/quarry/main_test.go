@@ -191,3 +191,18 @@ func TestDamagedPDFWarnsOnce(t *testing.T) {
 		}
 	}
 }
+
+// A --languages entry that names no language is dropped as the API drops it, and said on
+// standard error; real codes, names and auto are not.
+func TestUnknownLanguageWarns(t *testing.T) {
+	out, errOut, err := runCLI(t, "partition", "--languages", "xx,eng", "--languages", "german,auto", docs+"fake-text.txt")
+	if err != nil || !strings.HasPrefix(out, "[") {
+		t.Fatalf("%v %q", err, out)
+	}
+	if !strings.Contains(errOut, "--languages xx names no language") || strings.Count(errOut, "names no language") != 1 {
+		t.Errorf("stderr %q: want one warning, for xx", errOut)
+	}
+	if _, errOut, _ = runCLI(t, "partition", "-q", "--languages", "xx", docs+"fake-text.txt"); errOut != "" {
+		t.Errorf("--quiet still warns: %q", errOut)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
+	"github.com/quarrydocs/quarry/lang"
 	_ "github.com/quarrydocs/quarry/formats/all"
 )
 
@@ -169,6 +170,9 @@ func runPartitionIn(ctx context.Context, args []string, stdin io.Reader, stdout,
 		if c.opts, err = partitionapi.OptionsFromForm(c.form); err != nil {
 			return usageError("partition: %v%s", err, valueSuggestion(err))
 		}
+	}
+	if !c.quiet {
+		warnUnknownLanguages(c.stderr, c.opts.Languages)
 	}
 	if c.opts.Chunking.Strategy != "" {
 		// The same for every document: a bad value is the command line's fault (exit 2), said
@@ -384,6 +388,19 @@ func expandInputs(paths []string, recursive bool, stdin io.Reader) ([]input, err
 		}
 	}
 	return out, nil
+}
+
+// warnUnknownLanguages says which --languages entries name no language: the API drops them
+// silently, as the reference does, which left a typist wondering why the output said "eng".
+func warnUnknownLanguages(w io.Writer, requested []string) {
+	for _, l := range requested {
+		for _, one := range strings.FieldsFunc(l, func(r rune) bool { return r == '+' || r == ',' }) {
+			one = strings.TrimSpace(one)
+			if _, ok := lang.Code(one); !ok && one != "" && one != "auto" {
+				fmt.Fprintf(w, "quarry: --languages %s names no language (give ISO 639 codes such as eng or deu, or names such as english); it is ignored\n", one)
+			}
+		}
+	}
 }
 
 // checkOutputPlace refuses, before any document is read, an output that could not be written:
