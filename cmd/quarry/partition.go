@@ -22,8 +22,8 @@ import (
 	"github.com/quarrydocs/quarry/element"
 	"github.com/quarrydocs/quarry/element/markdown"
 	"github.com/quarrydocs/quarry/engine"
-	"github.com/quarrydocs/quarry/lang"
 	_ "github.com/quarrydocs/quarry/formats/all"
+	"github.com/quarrydocs/quarry/lang"
 )
 
 // formValue collects a flag's raw values the way form fields arrive, so the CLI and the HTTP
