@@ -96,6 +96,11 @@ func TestErrors(t *testing.T) {
 	os.WriteFile(emptyFile, nil, 0o644)
 	junk := filepath.Join(dir, "junk.bin")
 	os.WriteFile(junk, []byte{0x00, 0x9f, 0x13, 0xff, 0x00, 0x01}, 0o644)
+	cutDocx := filepath.Join(dir, "cut.docx")
+	docx, _ := os.ReadFile(docs + "handbook-1p.docx")
+	os.WriteFile(cutDocx, docx[:len(docx)/3], 0o644)
+	cutPDF := filepath.Join(dir, "cut.pdf")
+	os.WriteFile(cutPDF, []byte("%PDF-1.7\n1 0 obj\n<< /Type /Catalog"), 0o644)
 	emptyDir := filepath.Join(dir, "nothing")
 	os.Mkdir(emptyDir, 0o755)
 	onlySub := filepath.Join(dir, "onlysub")
@@ -115,6 +120,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope — give --encoding a name such as utf-8"},
 		{[]string{"partition", emptyFile}, 1, "inode/x-empty is not supported. The file is empty."},
 		{[]string{"partition", junk}, 1, "if you know its type, give it with --content_type"},
+		{[]string{"partition", cutDocx}, 1, "File is not a valid docx — it is damaged, cut short"},
+		{[]string{"partition", cutPDF}, 1, "File does not appear to be a valid PDF. Error: "},
+		{[]string{"partition", cutPDF}, 1, "qpdf --check names the problem"},
 		// A chunking value bad for every document is the command line's fault: exit 2, once.
 		{[]string{"partition", "--chunking_strategy=basic", "--max_characters=-5", docs + "fake-text.txt", docs + "fake-email.eml"}, 2, "'max_characters' argument must be > 0, got -5"},
 		{[]string{"partition", "--chunking_strategy=basic", "--overlap=600", docs + "fake-text.txt"}, 2, "'overlap' argument must be less than `max_characters`"},

@@ -815,6 +815,10 @@ func errorHint(err error) string {
 		return "Its content matches no supported format; if you know its type, give it with --content_type (e.g. --content_type text/plain)."
 	case e.Kind == engine.KindUnsupported:
 		return "Quarry reads PDF, images, Office and OpenDocument files, HTML, XML, e-mail, EPUB, Markdown, RTF, CSV/TSV and text."
+	case strings.HasPrefix(e.Msg, "File does not appear to be a valid PDF."):
+		return "— it is damaged or cut short (qpdf --check names the problem; qpdf in.pdf out.pdf often repairs it)."
+	case strings.HasPrefix(e.Msg, "File is not a valid "):
+		return "— it is damaged, cut short or not really that kind of file; open it in its application and save it again."
 	case strings.HasPrefix(e.Msg, "File is encrypted."):
 		return "(qpdf --decrypt --password=PASSWORD in.pdf out.pdf does it.)"
 	case strings.HasPrefix(e.Msg, "unknown encoding:"):
