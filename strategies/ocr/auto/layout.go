@@ -106,10 +106,14 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 	if pass == nil {
 		pass = LayoutPass{}
 	}
+	laidOut := map[int]bool{} // pages with elements of their own, to word the strategy line
 	err := pass.Partition(ctx, doc, o, func(e element.Element) error {
 		p := 0
 		if e.Metadata.PageNumber != nil {
 			p = *e.Metadata.PageNumber
+		}
+		if e.Type != markOCR && e.Type != markRegion && e.Type != markLog {
+			laidOut[p] = true
 		}
 		switch e.Type {
 		case markOCR:
@@ -155,7 +159,14 @@ func (s *HiRes) Partition(ctx context.Context, doc *contract.Document, opts cont
 		return s.ocrMissing("Page " + joinInts(scans, ", ") + " (no usable text layer)")
 	}
 	if len(scans) > 0 {
-		contract.ReportStrategy(ctx, contract.StrategyHiRes, "no usable text layer (the other pages are laid out from the PDF's geometry)", scans)
+		why := "no usable text layer"
+		for p := range laidOut {
+			if !slices.Contains(scans, p) {
+				why += " (the other pages are laid out from the PDF's geometry)"
+				break
+			}
+		}
+		contract.ReportStrategy(ctx, contract.StrategyHiRes, why, scans)
 	}
 	o = opts.Clone()
 	o[ExtraPages] = []string{"0"} // none

@@ -100,6 +100,9 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 	if n := len(reports); n < 2 || reports[n-1].Strategy != "hi_res" || fmt.Sprint(reports[n-1].Pages) != "[2 3]" {
 		t.Errorf("strategy reports %+v, want the last one hi_res for pages [2 3]", reports)
 	}
+	if r := reports[len(reports)-1].Reason; !strings.Contains(r, "the other pages are laid out") {
+		t.Errorf("reason %q does not say the other pages are laid out", r)
+	}
 	var got []string
 	for _, e := range els {
 		got = append(got, fmt.Sprintf("%d:%s", *e.Metadata.PageNumber, e.Text))
@@ -110,6 +113,22 @@ func TestDefaultsLayOutTextPagesAndOCROnlyTheOthers(t *testing.T) {
 	}
 	if len(ocr.calls) != 1 || ocr.calls[0] != "2,3" {
 		t.Errorf("OCR calls = %q, want one for pages 2,3", ocr.calls)
+	}
+	// A document whose every page is scanned is not told about "the other pages".
+	reports = nil
+	scanned := d
+	scanned.Pages = []pdftest.Page{d.Pages[2], d.Pages[1]}
+	opts = engine.DefaultOptions()
+	opts.Progress = func(p engine.Progress) {
+		if p.Strategy != "" {
+			reports = append(reports, p)
+		}
+	}
+	if _, err := engine.Partition(context.Background(), engine.NewDocument("scan.pdf", scanned.Bytes()), opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(reports); n == 0 || reports[n-1].Reason != "no usable text layer" {
+		t.Errorf("all-scanned reports %+v, want the last reason to be just \"no usable text layer\"", reports)
 	}
 	// A born-digital document never reaches OCR.
 	ocr.calls = nil
