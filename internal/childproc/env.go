@@ -15,7 +15,9 @@ var quarrySecrets = map[string]bool{
 // Environ is this process's environment without Quarry's own secrets, for plugin processes:
 // they parse untrusted documents (and may be third-party binaries), and need the operator's
 // settings and a model provider's key (the VLM strategy) but never the service's keys.
-func Environ() []string { return filter(os.Environ(), func(name string) bool { return quarrySecrets[name] }) }
+func Environ() []string {
+	return filter(os.Environ(), func(name string) bool { return quarrySecrets[name] })
+}
 
 // ConverterEnviron is Environ without anything named like a credential (…KEY…, …SECRET…,
 // …TOKEN…, …PASSWORD…, …CREDENTIAL…, AWS_*, AZURE_*, GOOGLE_APPLICATION_CREDENTIALS), for the
