@@ -33,7 +33,7 @@ func closeUploads(uploads []upload) {
 // reference's schema does. The body is already capped by MaxBytesReader. Uploads over
 // spoolMemory are kept in temporary files: the caller closes them with closeUploads (on an
 // error, readForm does).
-func readForm(r *http.Request) (form map[string][]string, uploads []upload, fieldErrs []schema.FieldError, err error) {
+func readForm(r *http.Request, dir *spoolDir) (form map[string][]string, uploads []upload, fieldErrs []schema.FieldError, err error) {
 	// The error returns below drop uploads, so the spools made so far are tracked apart.
 	var spooled []upload
 	defer func() {
@@ -95,7 +95,7 @@ func readForm(r *http.Request) (form map[string][]string, uploads []upload, fiel
 			return nil, nil, nil, &formLimitError{fmt.Sprintf("Too many fields. Maximum number of fields is %d.", maxFormFields)}
 		}
 		if isFile && strings.TrimSuffix(name, "[]") == "files" {
-			body, err := newSpool(part, 0)
+			body, err := newSpool(part, 0, dir)
 			part.Close()
 			if err != nil {
 				return nil, nil, nil, err

@@ -84,7 +84,7 @@ func (s *Server) handleGeneral(w http.ResponseWriter, r *http.Request) {
 	defer s.metrics.inFlight.Dec()
 
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-	form, uploads, fieldErrs, err := readForm(r)
+	form, uploads, fieldErrs, err := readForm(r, s.spools)
 	defer closeUploads(uploads)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -267,7 +267,7 @@ func (s *Server) retryAfter() string {
 func (s *Server) partitionUpload(ctx context.Context, up upload, opts engine.Options) (elems []element.Element, status int, detail string, over bool) {
 	name, ctype, body := up.filename, up.contentType, up.body
 	if ctype == "application/gzip" || ctype == "application/x-gzip" || strings.HasSuffix(name, ".gz") {
-		raw, err := gunzip(body, s.cfg.MaxBodyBytes)
+		raw, err := gunzip(body, s.cfg.MaxBodyBytes, s.spools)
 		if err != nil {
 			var stored *spoolError
 			if errors.As(err, &stored) {
@@ -353,7 +353,7 @@ var errTooLarge = errors.New("decompressed data too large")
 // gunzip decompresses every gzip member of the upload into a spool, refusing output beyond
 // limit (a small upload can expand a thousandfold). Messages mirror Python's gzip module, as
 // the reference's 500 detail does.
-func gunzip(in *spool, limit int64) (*spool, error) {
+func gunzip(in *spool, limit int64, dir *spoolDir) (*spool, error) {
 	zr, err := gzip.NewReader(in.reader())
 	if err != nil {
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -368,7 +368,7 @@ func gunzip(in *spool, limit int64) (*spool, error) {
 		}
 		return nil, err
 	}
-	out, err := newSpool(zr, limit)
+	out, err := newSpool(zr, limit, dir)
 	switch {
 	case err == nil:
 		return out, nil

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -157,6 +158,8 @@ type Server struct {
 	// perKey counts the partition requests in progress per key digest (MaxConcurrentPerKey).
 	perKeyMu sync.Mutex
 	perKey   map[[32]byte]int
+	// spools is the directory of this server's temporary upload files.
+	spools *spoolDir
 }
 
 // New builds a Server from cfg.
@@ -172,7 +175,10 @@ func New(cfg Config) *Server {
 		limit:         newLimiter(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout),
 		csrf:          http.NewCrossOriginProtection(),
 		perKey:        map[[32]byte]int{},
+		spools:        &spoolDir{},
 	}
+	// Upload files of a server killed mid-request (its directory names its PID) are removed.
+	sweepSpools(os.TempDir(), cfg.Logger)
 	s.metrics = newMetrics(cfg.Registry)
 	s.overload = &rateLog{log: cfg.Logger, msg: "requests refused with 503 (overloaded or unavailable)", every: 10 * time.Second}
 	s.openapi = openAPIDocument()
@@ -374,6 +380,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
+	s.spools.remove()
 	s.log.Info("stopped")
 	return nil
 }

@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
 )
 
 // spoolMemory is the largest upload kept in memory; a larger one goes to a temporary file.
@@ -22,9 +27,81 @@ type spool struct {
 	size int64
 }
 
-// newSpool reads r to its end into a spool. A reader longer than limit bytes (limit > 0)
-// fails with errTooLarge once it passes limit, before the rest is read.
-func newSpool(r io.Reader, limit int64) (*spool, error) {
+// spoolDir is the directory one Server keeps its temporary upload files in:
+// $TMPDIR/quarry-uploads-PID-RANDOM, made on the first upload that spills. A server killed
+// mid-request (SIGKILL, OOM) cannot remove its files; with the PID in the directory's name the
+// next server to start finds the directories of dead servers and removes them (sweepSpools).
+// The zero value (or nil) puts files directly in $TMPDIR.
+type spoolDir struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// spoolDirPrefix starts every spool directory's name; spoolDirName matches it whole.
+const spoolDirPrefix = "quarry-uploads-"
+
+var spoolDirName = regexp.MustCompile(`^quarry-uploads-([0-9]+)-[0-9]+$`)
+
+// create makes a temporary file for one upload, in the server's directory.
+func (d *spoolDir) create() (*os.File, error) {
+	if d == nil {
+		return os.CreateTemp("", "quarry-upload-*")
+	}
+	d.once.Do(func() {
+		d.path, d.err = os.MkdirTemp("", spoolDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	})
+	if d.err != nil {
+		return nil, d.err
+	}
+	return os.CreateTemp(d.path, "upload-*")
+}
+
+// remove removes the directory and whatever is left in it (a clean shutdown).
+func (d *spoolDir) remove() {
+	if d == nil || d.path == "" {
+		return
+	}
+	os.RemoveAll(d.path)
+}
+
+// sweepSpools removes from base the spool directories of servers that are gone: only entries
+// named like ours (quarry-uploads-PID-N), only real directories (a symbolic link is never
+// followed nor removed), only ours (same owner; checked by ownedByUs), only when no process
+// PID runs any more. Errors are logged, never fatal: a leftover costs disk, not correctness.
+func sweepSpools(base string, log *slog.Logger) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		m := spoolDirName.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		pid, err := strconv.Atoi(m[1])
+		if err != nil || pid <= 0 || pid == self {
+			continue
+		}
+		path := filepath.Join(base, e.Name())
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.IsDir() || !ownedByUs(fi) || processAlive(pid) {
+			continue
+		}
+		// RemoveAll removes symbolic links inside rather than following them.
+		if err := os.RemoveAll(path); err != nil {
+			log.Warn("cannot remove a dead server's temporary uploads", "dir", path, "err", err)
+			continue
+		}
+		log.Info("removed a dead server's temporary uploads", "dir", path, "pid", pid)
+	}
+}
+
+// newSpool reads r to its end into a spool, a file in dir when it spills. A reader longer
+// than limit bytes (limit > 0) fails with errTooLarge once it passes limit, before the rest
+// is read.
+func newSpool(r io.Reader, limit int64, dir *spoolDir) (*spool, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit+1)
 	}
@@ -40,7 +117,7 @@ func newSpool(r io.Reader, limit int64) (*spool, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp("", "quarry-upload-*")
+	f, err := dir.create()
 	if err != nil {
 		return nil, &spoolError{err}
 	}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,7 +21,7 @@ func TestSpool(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	small := bytes.Repeat([]byte("a"), spoolMemory)
-	s, err := newSpool(bytes.NewReader(small), 0)
+	s, err := newSpool(bytes.NewReader(small), 0, nil)
 	if err != nil || s.file != nil || !bytes.Equal(s.data, small) || s.size != spoolMemory {
 		t.Fatalf("small: file %v, %d bytes, err %v", s.file != nil, s.size, err)
 	}
@@ -25,7 +29,7 @@ func TestSpool(t *testing.T) {
 	for i := range large {
 		large[i] = byte(i * 7)
 	}
-	s, err = newSpool(bytes.NewReader(large), 0)
+	s, err = newSpool(bytes.NewReader(large), 0, nil)
 	if err != nil || s.file == nil || s.data != nil {
 		t.Fatalf("large: err %v, in memory %v", err, s.data != nil)
 	}
@@ -39,7 +43,7 @@ func TestSpool(t *testing.T) {
 		t.Errorf("left after close: %v", left)
 	}
 	for _, size := range []int{100, 3 * spoolMemory} {
-		if _, err := newSpool(bytes.NewReader(make([]byte, size+1)), int64(size)); err != errTooLarge {
+		if _, err := newSpool(bytes.NewReader(make([]byte, size+1)), int64(size), nil); err != errTooLarge {
 			t.Errorf("%d bytes over a limit of %d: err %v, want errTooLarge", size+1, size, err)
 		}
 	}
@@ -99,15 +103,104 @@ func TestLargeUploadSpooled(t *testing.T) {
 // tempFiles lists dir.
 func tempFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
+	// Files only, at any depth: a server's (empty) upload directory stays until it stops.
+	var names []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			names = append(names, path)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
 	return names
+}
+
+// TestSpoolDir: a server's upload files are in a directory of its own under $TMPDIR whose name
+// holds the process's PID, made at the first spill and removed with what is left in it.
+func TestSpoolDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var d spoolDir
+	s, err := newSpool(bytes.NewReader(make([]byte, 2*spoolMemory)), 0, &d)
+	if err != nil || s.file == nil {
+		t.Fatalf("err %v, file %v", err, s != nil && s.file != nil)
+	}
+	defer s.close()
+	dir := filepath.Dir(s.file.Name())
+	m := spoolDirName.FindStringSubmatch(filepath.Base(dir))
+	if filepath.Dir(dir) != tmp || m == nil || m[1] != strconv.Itoa(os.Getpid()) {
+		t.Fatalf("upload file %s, want it in %s/quarry-uploads-%d-N", s.file.Name(), tmp, os.Getpid())
+	}
+	d.remove()
+	if left := tempFiles(t, tmp); len(left) != 0 {
+		t.Errorf("left after remove: %v", left)
+	}
+	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s still there: %v", dir, err)
+	}
+}
+
+// TestSweepSpools: a starting server removes the upload directories of dead servers and
+// nothing else: not a live process's, not its own, not a symbolic link named like one (nor
+// what it points to), not a plain file or a name not quite ours.
+func TestSweepSpools(t *testing.T) {
+	base, outside := t.TempDir(), t.TempDir()
+	// A PID that was just used and is gone.
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("no true(1):", err)
+	}
+	dead := strconv.Itoa(cmd.Process.Pid)
+	if processAlive(cmd.Process.Pid) {
+		t.Skip("PID reused at once")
+	}
+	mk := func(name string) string {
+		p := filepath.Join(base, name)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "upload-1"), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gone := mk("quarry-uploads-" + dead + "-123")
+	// A dead server's directory holding a link out: the link goes, its target stays.
+	if err := os.WriteFile(filepath.Join(outside, "keep"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(gone, "link")); err != nil {
+		t.Fatal(err)
+	}
+	kept := []string{
+		mk("quarry-uploads-" + strconv.Itoa(os.Getpid()) + "-1"),  // ours
+		mk("quarry-uploads-" + strconv.Itoa(os.Getppid()) + "-2"), // alive
+		mk("quarry-uploads-" + dead + "-x"),                       // not our pattern
+		mk("quarry-uploads-" + dead),                              // nor this
+		mk("other-" + dead + "-3"),
+	}
+	link := filepath.Join(base, "quarry-uploads-"+dead+"-4")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(base, "quarry-uploads-"+dead+"-5")
+	if err := os.WriteFile(plain, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sweepSpools(base, slog.New(slog.DiscardHandler))
+	if _, err := os.Lstat(gone); !os.IsNotExist(err) {
+		t.Errorf("dead server's directory not removed: %v", err)
+	}
+	for _, p := range append(kept, link, plain, filepath.Join(outside, "keep")) {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
 }
 
 // TestUploadNotStored: when the temporary file cannot be made (TMPDIR missing, a full disk)
