@@ -114,7 +114,7 @@ func openPlatform(ctx context.Context, o platformOptions, keys []string, authLim
 		p.Close(time.Second)
 		return nil, err
 	}
-	log.Info("platform ready", "store", p.Store.String(), "worker", p.Runner.WorkerID(), "workers", *o.workers)
+	log.Info("platform ready", "store", p.Store.String(), "worker", p.Runner.WorkerID(), "workers", p.Runner.Workers())
 	return p, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -697,5 +698,19 @@ func TestAttackEndlessListingBounded(t *testing.T) {
 	c, _ := e.st.FileCounts(ctx, j.ID)
 	if total := c.Success + c.Failed; total != 40 || c.Success != 3 {
 		t.Errorf("counts %+v, want the 40 listed documents processed (3 real)", c)
+	}
+}
+
+// Workers reports the resolved count (start-up logs it): 0 asks for one per CPU, not none.
+func TestWorkersResolved(t *testing.T) {
+	e := newEnv(t, "")
+	for asked, want := range map[int]int{0: runtime.GOMAXPROCS(0), 3: 3, -1: 0} {
+		r, err := New(context.Background(), Config{Store: e.st, Secrets: e.box, Workers: asked, Env: testEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Workers(); got != want {
+			t.Errorf("Workers: %d → %d, want %d", asked, got, want)
+		}
 	}
 }

@@ -209,6 +209,10 @@ func New(ctx context.Context, cfg Config) (*Runner, error) {
 // WorkerID is this process's name in the workers table.
 func (r *Runner) WorkerID() string { return r.cfg.WorkerID }
 
+// Workers is how many files this process partitions at once, the default resolved (0: it runs
+// no workers).
+func (r *Runner) Workers() int { return max(r.cfg.Workers, 0) }
+
 // Start starts the workers (when configured), the heartbeat, the sweeper that gives back the
 // work of dead processes, and the scheduler.
 func (r *Runner) Start(ctx context.Context) error {
