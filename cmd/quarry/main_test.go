@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,6 +102,8 @@ func TestErrors(t *testing.T) {
 	os.WriteFile(cutDocx, docx[:len(docx)/3], 0o644)
 	cutPDF := filepath.Join(dir, "cut.pdf")
 	os.WriteFile(cutPDF, []byte("%PDF-1.7\n1 0 obj\n<< /Type /Catalog"), 0o644)
+	notGzip := filepath.Join(dir, "notes.txt.gz")
+	os.WriteFile(notGzip, []byte("plain text, not gzip"), 0o644)
 	emptyDir := filepath.Join(dir, "nothing")
 	os.Mkdir(emptyDir, 0o755)
 	onlySub := filepath.Join(dir, "onlysub")
@@ -120,6 +123,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"partition", "--encoding=nope", docs + "fake-text.txt"}, 1, "unknown encoding: nope — give --encoding a name such as utf-8"},
 		{[]string{"partition", emptyFile}, 1, "inode/x-empty is not supported. The file is empty."},
 		{[]string{"partition", junk}, 1, "if you know its type, give it with --content_type"},
+		{[]string{"partition", notGzip}, 1, "notes.txt.gz: the file is named .gz but is not gzip data"},
 		{[]string{"partition", cutDocx}, 1, "File is not a valid docx — it is damaged, cut short"},
 		{[]string{"partition", cutPDF}, 1, "File does not appear to be a valid PDF. Error: "},
 		{[]string{"partition", cutPDF}, 1, "qpdf --check names the problem"},
@@ -212,5 +216,31 @@ func TestUnknownLanguageWarns(t *testing.T) {
 	}
 	if _, errOut, _ = runCLI(t, "partition", "-q", "--languages", "xx", docs+"fake-text.txt"); errOut != "" {
 		t.Errorf("--quiet still warns: %q", errOut)
+	}
+}
+
+// A .gz input is decompressed as the API decompresses an upload of that name: the same
+// elements, named without .gz; --gz_uncompressed_content_type types content whose inner name
+// has no extension.
+func TestGzipInput(t *testing.T) {
+	dir := t.TempDir()
+	text, _ := os.ReadFile(docs + "fake-text.txt")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "fake-text.txt.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "blob.gz"), gz.Bytes(), 0o644)
+	want, _, err := runCLI(t, "partition", docs+"fake-text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errOut, err := runCLI(t, "partition", filepath.Join(dir, "fake-text.txt.gz"))
+	if err != nil || got != want {
+		t.Errorf("gzip input: %v %s\ngot  %s\nwant %s", err, errOut, got, want)
+	}
+	got, errOut, err = runCLI(t, "partition", "--gz_uncompressed_content_type", "text/plain", "--output_format", "text", filepath.Join(dir, "blob.gz"))
+	if err != nil || !strings.HasPrefix(got, "This is a test document") {
+		t.Errorf("typed gzip input: %v %s %q", err, errOut, got)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -403,6 +404,38 @@ func warnUnknownLanguages(w io.Writer, requested []string) {
 	}
 }
 
+// maxGunzip bounds what a .gz input may decompress to in memory: a small file can expand a
+// thousandfold.
+const maxGunzip = 1 << 30
+
+// gunzipDoc decompresses a .gz input as the API does an upload named so: the document is named
+// without .gz and typed by gzType (--gz_uncompressed_content_type), else by its extension.
+func gunzipDoc(doc *engine.Document, gzType string) (*engine.Document, error) {
+	if !strings.HasSuffix(strings.ToLower(doc.Filename), ".gz") {
+		return doc, nil
+	}
+	zr, err := gzip.NewReader(io.NewSectionReader(doc.Content, 0, doc.Size))
+	if err != nil {
+		return nil, fmt.Errorf("the file is named .gz but is not gzip data (%v); rename it or gunzip it first", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(zr, maxGunzip+1))
+	if err != nil {
+		return nil, fmt.Errorf("the gzip data is damaged (%v); gunzip -t names the problem", err)
+	}
+	if len(data) > maxGunzip {
+		return nil, fmt.Errorf("it decompresses to more than %d MiB; gunzip it first and partition the result", maxGunzip>>20)
+	}
+	name := doc.Filename[:len(doc.Filename)-len(".gz")]
+	out := engine.NewDocument(name, data)
+	out.ContentType = gzType
+	if out.ContentType == "" {
+		if t, ok := engine.TypeForExtension(name); ok {
+			out.ContentType = t.MIME
+		}
+	}
+	return out, nil
+}
+
 // checkOutputPlace refuses, before any document is read, an output that could not be written:
 // -o in a folder that does not exist or naming a folder, --output-dir naming a file.
 func checkOutputPlace(outFile, outDir string) error {
@@ -473,7 +506,11 @@ func needsPlugins(strategy string, inputs []input) bool {
 		if err != nil {
 			continue // reported when the file is partitioned
 		}
-		ft := engine.Detect(doc, "")
+		if doc, err = gunzipDoc(doc, ""); err != nil {
+			closeDoc()
+			continue
+		}
+		ft := engine.Detect(doc, doc.ContentType)
 		closeDoc()
 		if ft.Paged {
 			return true
@@ -704,6 +741,9 @@ func (c *partitionCmd) partitionOne(ctx context.Context, in input, prog *progres
 		return err
 	}
 	defer closeDoc()
+	if doc, err = gunzipDoc(doc, c.opts.GzUncompressedContentType); err != nil {
+		return err
+	}
 	opts := c.opts
 	name := displayName(in)
 	task := prog.start(name)
