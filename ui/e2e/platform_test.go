@@ -175,7 +175,8 @@ func TestPlatformFlow(t *testing.T) {
 
 	// The workflow now shows its last run, linking to its jobs.
 	b.open("/ui/workflows")
-	b.waitJS("last run", `/completed/.test(document.querySelector("#wf-table tbody tr td:nth-child(5)").textContent)`, 10*time.Second)
+	// Its broken.pdf failed: the last run says so, not a plain "completed".
+	b.waitJS("last run", `/completed with errors.*1 failed/.test(document.querySelector("#wf-table tbody tr td:nth-child(5)").textContent)`, 10*time.Second)
 	b.click("jobs of the workflow", `a[aria-label="All jobs of azure-to-folder"]`)
 	b.do("jobs page", chromedp.WaitVisible(chromedp.ID("jb-workflow-filter")))
 	b.waitJS("filtered jobs", `!document.getElementById("jb-workflow-filter").hidden && document.querySelectorAll("#jb-table tbody tr").length === 1`, 10*time.Second)

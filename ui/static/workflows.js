@@ -176,7 +176,11 @@
   function lastRun(w) {
     const j = lastJob.get(w.id);
     if (!j) return "never";
-    return [Q.badge(j.status), Q.el("a", { class: "sub", href: Q.prefix + "jobs?workflow_id=" + encodeURIComponent(w.id), "aria-label": "All jobs of " + w.name }, Q.fmtTime(j.created_at))];
+    // A run whose files partly failed is COMPLETED for the API; say so here, or the failures
+    // are seen only on the job's page.
+    const failed = (j.progress && j.progress.failed) || 0;
+    const status = String(j.status).toUpperCase() === "COMPLETED" && failed > 0 ? "COMPLETED_WITH_ERRORS" : j.status;
+    return [Q.badge(status), failed ? Q.el("span", { class: "sub" }, " " + failed + " failed ") : "", Q.el("a", { class: "sub", href: Q.prefix + "jobs?workflow_id=" + encodeURIComponent(w.id), "aria-label": "All jobs of " + w.name }, Q.fmtTime(j.created_at))];
   }
 
   async function load() {
