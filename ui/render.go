@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,7 +91,7 @@ func (h *Handler) handleRender(w http.ResponseWriter, r *http.Request) {
 		// The page size is unknown: bound the long side instead (scale-to overrides -r).
 		args = append(args, "-scale-to", strconv.Itoa(int(math.Sqrt(float64(h.cfg.RenderMaxPixels)))))
 	}
-	cmd := h.command(ctx, h.cfg.Pdftoppm, append(args, pdfPath, out)...)
+	cmd := h.command(ctx, dir, h.cfg.Pdftoppm, append(args, pdfPath, out)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
 	if err := cmd.Run(); err != nil {
@@ -196,7 +197,7 @@ func (h *Handler) pdfInfo(ctx context.Context, pdf string, n int) (pageInfo, boo
 }
 
 func (h *Handler) runPdfInfo(ctx context.Context, bin string, args ...string) (pageInfo, bool) {
-	out, err := h.command(ctx, bin, args...).Output()
+	out, err := h.command(ctx, filepath.Dir(args[len(args)-1]), bin, args...).Output()
 	if err != nil {
 		return pageInfo{}, false
 	}
@@ -232,12 +233,21 @@ func capDPI(dpi int, w, h float64, maxPixels int64) int {
 }
 
 // command builds a helper's command under the renderer's memory limit (prlimit, as the plugin
-// host does for plugins) and set to die with the server.
-func (h *Handler) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+// host does for plugins), set to die with the server and, where the kernel has Landlock,
+// confined to the request's own directory dir and the system's (childproc.Confine): it
+// renders an untrusted PDF in the server's own name.
+func (h *Handler) command(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
+	read := slices.Clone(childproc.SystemRead)
+	if p, err := exec.LookPath(name); err == nil {
+		read = append(read, p) // a poppler outside the system's directories
+	}
 	name, args = childproc.Limited(h.cfg.RenderMemory, 1<<30, name, args...)
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = childproc.ConverterEnviron() // it renders untrusted bytes: no credentials
 	childproc.DieWithParent(cmd)
+	if err := childproc.Confine(cmd, childproc.Confinement{Read: read, Write: append([]string{dir}, childproc.SystemWrite...)}); err != nil {
+		h.confineOnce.Do(func() { h.cfg.Logger.Warn("ui: render: pdftoppm runs unconfined", "err", err) })
+	}
 	return cmd
 }
 

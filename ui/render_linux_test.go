@@ -7,21 +7,36 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/quarrydocs/quarry/internal/childproc"
 )
 
-// Renderers run under a memory limit and die with the server.
+// Renderers run under a memory limit, die with the server and, with Landlock, may write
+// only their request's directory.
 func TestRenderHelperIsConfined(t *testing.T) {
 	h := New(Config{RenderMemory: 256 << 20})
-	cmd := h.command(t.Context(), "pdftoppm", "-v")
+	dir := t.TempDir()
+	cmd := h.command(t.Context(), dir, "pdftoppm", "-v")
 	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig != syscall.SIGKILL {
 		t.Error("renderer does not die with the server")
 	}
+	args := cmd.Args
+	if childproc.LandlockABI() > 0 {
+		if args[0] != "quarry-confine" || !strings.Contains(args[1], `"w":["`+dir+`"`) {
+			t.Fatalf("renderer not confined to its directory: %q", args)
+		}
+		args = args[3:] // the program and its arguments, as exec'd once confined
+	}
 	if _, err := exec.LookPath("prlimit"); err == nil {
-		if filepath.Base(cmd.Path) != "prlimit" || cmd.Args[1] != "--data=268435456" {
+		if filepath.Base(args[0]) != "prlimit" || args[1] != "--data=268435456" {
 			t.Errorf("renderer not memory-limited: %v", cmd.Args)
 		}
+	}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "pdftoppm version") {
+		t.Errorf("confined pdftoppm -v: %v %s", err, out)
 	}
 }
 
@@ -46,8 +61,8 @@ func TestRenderUnderLowerHardLimits(t *testing.T) {
 		return
 	}
 	h := New(Config{})
-	if cmd := h.command(t.Context(), "pdftoppm", "-v"); filepath.Base(cmd.Path) == "prlimit" && cmd.Args[2] != fmt.Sprintf("--as=%d", as) {
-		t.Errorf("renderer's limits %v, want the server's hard address-space limit", cmd.Args[1:3])
+	if cmd := h.command(t.Context(), t.TempDir(), "pdftoppm", "-v"); filepath.Base(cmd.Args[len(cmd.Args)-6]) == "prlimit" && cmd.Args[len(cmd.Args)-4] != fmt.Sprintf("--as=%d", as) {
+		t.Errorf("renderer's limits %v, want the server's hard address-space limit", cmd.Args)
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, renderRequest(t, hugePagePDF(600), nil))

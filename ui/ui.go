@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydocs/quarry/internal/apikey"
@@ -119,6 +120,8 @@ type Handler struct {
 	renders chan struct{}
 	// csrf refuses state-changing requests sent by a browser from another origin.
 	csrf *http.CrossOriginProtection
+	// confineOnce logs once that the page renderer runs unconfined (no Landlock).
+	confineOnce sync.Once
 }
 
 // New builds the UI handler. It panics only if the embedded templates do not parse, which the

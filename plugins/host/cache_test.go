@@ -116,7 +116,7 @@ func TestCachedRegistrationLaunchesNothing(t *testing.T) {
 		t.Fatalf("no cache entry after the first registration: %v", err)
 	}
 	var e cacheEntry
-	if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || e.Name != "misbehave" || len(e.Strategies) != 11 {
+	if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || e.Name != "misbehave" || len(e.Strategies) != 12 {
 		t.Fatalf("cache entry %s: %v", b, err)
 	}
 	// The process that answered Describe serves the first call: no second launch.
@@ -179,7 +179,7 @@ func TestCorruptCacheEntryRewritten(t *testing.T) {
 		}
 		b, _ := os.ReadFile(path)
 		var e cacheEntry
-		if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || len(e.Strategies) != 11 {
+		if err := json.Unmarshal(b, &e); err != nil || e.SHA256 != sum || len(e.Strategies) != 12 {
 			t.Errorf("entry %q not rewritten: %s", bad, b)
 		}
 		closeAndWait(t, h, dir)

@@ -37,6 +37,10 @@ const (
 	EnvTimeout     = "QUARRY_PLUGIN_TIMEOUT"
 	EnvMemoryLimit = "QUARRY_PLUGIN_MEMORY_LIMIT_MB"
 	EnvMaxCalls    = "QUARRY_PLUGIN_MAX_CALLS"
+	// EnvUnconfined=true starts plugins without Landlock (Config.Unconfined).
+	EnvUnconfined = "QUARRY_PLUGIN_UNCONFINED"
+	// EnvReadDirs lists more directories plugins may read (Config.ReadDirs), separated like PATH.
+	EnvReadDirs = "QUARRY_PLUGIN_READ_DIRS"
 )
 
 // DefaultMaxCalls is how many calls a plugin process serves before it is replaced.
@@ -68,6 +72,16 @@ type Config struct {
 	// TempDir is where each plugin process gets its own temporary directory (its TMPDIR),
 	// removed when the process stops however it stops. Default: os.TempDir().
 	TempDir string
+	// Unconfined starts plugin processes with the host's whole file-system access. By
+	// default, where the kernel has Landlock, each plugin process — and the converters it
+	// runs (LibreOffice, pandoc, pdftoppm, Tesseract) — may read only the system's directories
+	// (childproc.SystemRead), its own binary and ReadDirs, and write only its own temporary
+	// directory: a plugin taken over by a hostile document cannot read the data directory
+	// (secret key, database, API key files) nor other requests' uploads.
+	Unconfined bool
+	// ReadDirs are more files or directories confined plugins may read and execute: a
+	// third-party plugin's data files, LibreOffice installed under /opt.
+	ReadDirs []string
 }
 
 // ConfigFromEnv returns a Config from QUARRY_PLUGIN_* variables.
@@ -88,6 +102,8 @@ func ConfigFromEnv() Config {
 	if n, err := strconv.Atoi(os.Getenv(EnvMaxCalls)); err == nil && n != 0 {
 		c.MaxCalls = n
 	}
+	c.Unconfined, _ = strconv.ParseBool(os.Getenv(EnvUnconfined))
+	c.ReadDirs = splitList(os.Getenv(EnvReadDirs))
 	return c
 }
 
@@ -152,6 +168,9 @@ type Host struct {
 	// closing (SIGKILL, the OOM killer): the plugins die with it, their files would not.
 	sweepMu sync.Mutex
 	sweeper *sweeper
+
+	// confineLog says once whether plugin processes are confined.
+	confineLog sync.Once
 }
 
 // sweepOnDeath hands dir to the sweeper, started on first use. Without one (no /bin/sh) the

@@ -259,7 +259,7 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != wire.ProtocolVersion || len(d.Strategies) != 11 || d.Strategies[0] != "echo" {
+	if d.Name != "misbehave" || d.Version != "0.0.1" || d.Protocol != wire.ProtocolVersion || len(d.Strategies) != 12 || d.Strategies[0] != "echo" {
 		t.Errorf("describe: %+v", d)
 	}
 }

@@ -41,6 +41,8 @@ func (r *Remote) Partition(ctx context.Context, doc *engine.Document, opts *engi
 	defer cancel()
 	log := opts.Log()
 	start := time.Now()
+	doc, done := pr.document(doc)
+	defer done()
 	err = pr.client.Partition(callCtx, r.strategy, doc, wire.Options{Keys: opts.Keys(), LegacyJSON: func() ([]byte, error) { return legacyOptions(opts) }}, emit, func(page, pages int, stage string) {
 		log.Debug("plugin progress", "plugin", p.spec.Name, "page", page, "pages", pages, "stage", stage)
 		opts.ReportPage(page, pages, stage)

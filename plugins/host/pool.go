@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
+	"github.com/quarrydocs/quarry/engine"
 	"github.com/quarrydocs/quarry/internal/childproc"
 	"github.com/quarrydocs/quarry/plugins/internal/wire"
 )
@@ -32,6 +35,9 @@ type proc struct {
 	// stopped: a plugin killed for a timeout or its memory limit cannot remove the temporary
 	// copies of documents it made, so the host does.
 	tmp string
+	// confined is set when the process runs under Landlock: it can open no file outside tmp
+	// and the system's directories, so a document in a file reaches it linked into tmp.
+	confined bool
 }
 
 func (pr *proc) pid() int {
@@ -233,6 +239,7 @@ func (pl *pool) start() (*proc, error) {
 	}
 	p.host.sweepOnDeath(tmp)
 	cmd := command(spec, tmp)
+	confined := p.host.confine(cmd, spec, tmp)
 	tail := &tailBuffer{max: 8 << 10}
 	gp := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
@@ -267,7 +274,7 @@ func (pl *pool) start() (*proc, error) {
 		fail()
 		return nil, p.errorf("dispense: unexpected type %T", raw)
 	}
-	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail, tmp: tmp}
+	pr := &proc{client: c, gp: gp, cmd: cmd, stderr: tail, tmp: tmp, confined: confined}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	d, err := c.Describe(ctx)
@@ -326,6 +333,51 @@ func command(spec Spec, tmp string) *exec.Cmd {
 	cmd.Env = env
 	childproc.DieWithParent(cmd)
 	return cmd
+}
+
+// document is doc as the process may read it: a confined process cannot open the host's
+// file by its path (another request's directory), so a document in a file is hard-linked into
+// the process's own temporary directory for the call, and crosses the pipe when it cannot be
+// (another file system, a file already removed). done removes the link.
+func (pr *proc) document(doc *engine.Document) (_ *engine.Document, done func()) {
+	f, ok := doc.Content.(*os.File)
+	if !pr.confined || !ok {
+		return doc, func() {}
+	}
+	d := engine.Document{Filename: doc.Filename, ContentType: doc.ContentType, MIMEType: doc.MIMEType, Size: doc.Size}
+	name := filepath.Join(pr.tmp, "document-"+strconv.Itoa(pr.calls))
+	if err := os.Link(f.Name(), name); err == nil {
+		if lf, err := os.Open(name); err == nil {
+			d.Content = lf
+			return &d, func() { lf.Close(); os.Remove(name) }
+		}
+		os.Remove(name)
+	}
+	d.Content = io.NewSectionReader(f, 0, doc.Size)
+	return &d, func() {}
+}
+
+// confine puts cmd under Landlock (childproc.Confine) unless the host is configured
+// Unconfined: the system's directories, the plugin's binary and Config.ReadDirs to read, its
+// own temporary directory to write. It reports whether cmd is confined; the first start
+// logs which it is, and why not.
+func (h *Host) confine(cmd *exec.Cmd, spec Spec, tmp string) bool {
+	if h.cfg.Unconfined {
+		h.confineLog.Do(func() {
+			h.log.Warn("plugins run unconfined: a plugin or converter taken over by a document can read everything this user can", "setting", EnvUnconfined)
+		})
+		return false
+	}
+	read := append(append(slices.Clone(childproc.SystemRead), spec.Path), h.cfg.ReadDirs...)
+	err := childproc.Confine(cmd, childproc.Confinement{Read: read, Write: append([]string{tmp}, childproc.SystemWrite...), Sockets: childproc.SystemSockets})
+	h.confineLog.Do(func() {
+		if err != nil {
+			h.log.Warn("plugins run unconfined: a plugin or converter taken over by a document can read everything this user can", "err", err)
+			return
+		}
+		h.log.Info("plugins confined with Landlock: system directories to read, their own temporary directory to write", "landlock_abi", childproc.LandlockABI())
+	})
+	return err == nil
 }
 
 // AddressSpaceHeadroom is added to the memory limit for the RLIMIT_AS backstop.

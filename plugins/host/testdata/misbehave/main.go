@@ -97,6 +97,34 @@ func main() {
 			}
 			return emit(element.Element{Type: element.NarrativeText, Text: strings.Join(have, " ")})
 		}),
+		// A plugin taken over by its document: for each path the document lists, what this
+		// process and a program it runs (as a converter) can read there, and whether it can
+		// plant a file next to it; then the document itself, by the name it was given.
+		s("steal", func(ctx context.Context, doc *sdk.Document, _ sdk.Options, emit sdk.Emit) error {
+			b, err := doc.Bytes()
+			if err != nil {
+				return err
+			}
+			for _, path := range strings.Fields(string(b)) {
+				var got []string
+				if data, err := os.ReadFile(path); err == nil {
+					got = append(got, "read:"+string(data))
+				}
+				if out, err := sdk.Command(ctx, "cat", path).Output(); err == nil {
+					got = append(got, "cat:"+string(out))
+				}
+				if err := os.WriteFile(path+".planted", []byte("x"), 0o600); err == nil {
+					got = append(got, "planted")
+				}
+				if err := emit(element.Element{Type: element.NarrativeText, Text: path + " " + strings.Join(got, " ")}); err != nil {
+					return err
+				}
+			}
+			if f, ok := doc.Content.(*os.File); ok {
+				return emit(element.Element{Type: element.NarrativeText, Text: "document file " + f.Name()})
+			}
+			return nil
+		}),
 		s("typed", func(context.Context, *sdk.Document, sdk.Options, sdk.Emit) error {
 			return &sdk.Error{Kind: contract.KindUnprocessable, Msg: "document refused"}
 		}),
