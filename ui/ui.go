@@ -57,6 +57,9 @@ type Config struct {
 	RenderConcurrency int
 	// Logger receives render failures. Default: discard.
 	Logger *slog.Logger
+	// LocalRoots are the folders local connectors may use; the local folder form names the
+	// first, under which a relative path is taken.
+	LocalRoots []string
 }
 
 func (c Config) withDefaults() Config {
@@ -191,6 +194,7 @@ type pageData struct {
 	Schedules    []string
 	Strategies   []string
 	Chunkers     []Chunker
+	LocalRoots   []string
 }
 
 func (h *Handler) pageHandler(pg page) http.HandlerFunc {
@@ -207,6 +211,7 @@ func (h *Handler) pageHandler(pg page) http.HandlerFunc {
 		d := pageData{
 			Page: pg, Pages: pages, Prefix: h.cfg.Prefix, AuthRequired: h.keys.Enabled(),
 			Kinds: Kinds, Schedules: Schedules, Strategies: Strategies, Chunkers: Chunkers,
+			LocalRoots: h.cfg.LocalRoots,
 		}
 		switch pg.Path {
 		case "sources":

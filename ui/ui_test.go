@@ -44,8 +44,14 @@ func TestPages(t *testing.T) {
 			}
 		}
 	}
-	// A job's address written as a path (copied from the API's id) opens the job on the jobs page.
+	// The local folder form names the server's local root.
 	rec := httptest.NewRecorder()
+	New(Config{LocalRoots: []string{"/srv/quarry/data/local"}}).ServeHTTP(rec, httptest.NewRequest("GET", "/ui/sources", nil))
+	if !strings.Contains(rec.Body.String(), "On this server: /srv/quarry/data/local.") {
+		t.Error("the local folder form does not name the local root")
+	}
+	// A job's address written as a path (copied from the API's id) opens the job on the jobs page.
+	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/ui/jobs/E8401F04-523C-417C-8FD1-BF52DA6B7A14", nil))
 	if loc := rec.Header().Get("Location"); rec.Code != http.StatusFound || loc != "/ui/jobs#e8401f04-523c-417c-8fd1-bf52da6b7a14" {
 		t.Errorf("GET /ui/jobs/<id> = %d to %q, want 302 to /ui/jobs#<id>", rec.Code, loc)

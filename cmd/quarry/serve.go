@@ -208,11 +208,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// Keyless on loopback: only requests addressed to localhost (DNS rebinding).
 		LoopbackHostsOnly: posture == postureLoopback,
 	})
-	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, AuthLimiter: authLimit, Logger: slog.New(handler)}))
 	p, err := openPlatform(ctx, po, keys, authLimit, *inProcess, slog.New(handler))
 	if err != nil {
 		return err
 	}
+	srv.Mount("/ui/", ui.New(ui.Config{APIKeys: keys, AuthLimiter: authLimit, Logger: slog.New(handler), LocalRoots: p.LocalRoots}))
 	defer p.Close(*grace)
 	srv.Mount("/api/v1/", p.Handler())
 	srv.DescribeAPI(api.OpenAPI)
