@@ -171,6 +171,9 @@ func TestPlatformFlow(t *testing.T) {
 	// The jobs list shows the finished job with its progress.
 	b.do("close details", chromedp.Click(chromedp.ID("jb-close")))
 	b.waitJS("jobs row", `document.querySelector("#jb-table tbody tr[data-status=COMPLETED]") !== null`, 10*time.Second)
+	if st := eval[string](b, `document.querySelector("#jb-table tbody tr[data-status=COMPLETED] .badge").textContent`); st != "completed with errors" {
+		t.Errorf("the jobs list says %q for a job with a failed file, want completed with errors", st)
+	}
 	b.checkLayout("jobs")
 
 	// The workflow now shows its last run, linking to its jobs.

@@ -42,7 +42,8 @@
     return Q.el("tr", { "data-id": job.id, "data-status": job.status },
       Q.el("td", {}, Q.el("a", { href: "#" + job.id, onclick: (ev) => { ev.preventDefault(); openDetail(job.id, true); } },
         Q.el("strong", {}, job.workflow_name || "—")), Q.el("span", { class: "sub" }, job.job_type || "")),
-      Q.el("td", { "data-label": "Status" }, Q.badge(job.status)),
+      // A completed job whose files partly failed says so in its status, as its details do.
+      Q.el("td", { "data-label": "Status" }, Q.badge(String(job.status).toUpperCase() === "COMPLETED" && job.progress && job.progress.failed > 0 ? "COMPLETED_WITH_ERRORS" : job.status)),
       Q.el("td", { "data-label": "Progress" }, progressCell(job)),
       Q.el("td", { "data-label": "Started" }, Q.fmtTime(job.created_at)),
       Q.el("td", { "data-label": "Runtime" }, runtime(job)),
