@@ -159,9 +159,15 @@ func (s *pdfSource) render(ctx context.Context, n int) (pageImage, error) {
 		dpi = scan.FitDPI(dpi, w, h, scan.MaxRenderPixels)
 		out.Grow(int(scan.RenderPixels(dpi, w, h)) + 64)
 	}
-	cmd := sdk.Command(ctx, "pdftoppm", "-gray", "-r", strconv.Itoa(dpi), "-f", num, "-l", num, s.path)
+	limit := sdk.ConverterMemory(renderMemory)
+	cmd := sdk.LimitedCommand(ctx, limit, "pdftoppm", "-gray", "-r", strconv.Itoa(dpi), "-f", num, "-l", num, s.path)
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	if sdk.OutOfMemory(stderr.String()) && ctx.Err() == nil {
+		// pdftoppm may exit 0 after "Out of memory", having written nothing or a part.
+		return pageImage{}, fmt.Errorf("ocr: page %d: %w", n, sdk.MemoryError("pdftoppm", limit))
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return pageImage{}, ctx.Err()
 		}
@@ -177,6 +183,15 @@ func (s *pdfSource) render(ctx context.Context, n int) (pageImage, error) {
 	}
 	return pageImage{img: img, scale: float64(dpi) / 72, shrink: 1}, nil
 }
+
+// Converters' memory limits (sdk.LimitedCommand; QUARRY_CONVERTER_MEMORY_MB overrides both).
+// pdftoppm renders at most scan.MaxRenderPixels of grey (its bitmap and the PGM it writes:
+// about 2 bytes a pixel, ≈ 320 MB); heif-convert decodes at most as many pixels whole
+// (checkHEIC), about 8 bytes a pixel between its planes and the PNG (≈ 1.2 GB).
+const (
+	renderMemory = 1 << 30
+	heicMemory   = 2 << 30
+)
 
 // checkHEIC refuses a HEIC image whose header declares more than one page's worth of pixels
 // (scan.MaxRenderPixels): heif-convert has no reduced decode, so a larger one would be held at
@@ -205,12 +220,16 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("ocr: temp file: %w", err)
 	}
-	cmd := sdk.Command(ctx, "heif-convert", in, out)
+	limit := sdk.ConverterMemory(heicMemory)
+	cmd := sdk.LimitedCommand(ctx, limit, "heif-convert", in, out)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if sdk.OutOfMemory(stderr.String()) {
+			return nil, fmt.Errorf("ocr: HEIC image: %w", sdk.MemoryError("heif-convert", limit))
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
