@@ -65,6 +65,15 @@ const maxPixels = 12000 * 12000
 // pdftoppm is poppler's renderer, looked up on PATH.
 const pdftoppm = "pdftoppm"
 
+// Converters' memory limits (sdk.LimitedCommand; QUARRY_CONVERTER_MEMORY_MB overrides both).
+// pdftoppm renders at most MaxSide (3,072 px) square here, some 30 MB of RGB; heif-convert
+// decodes a HEIC whole, about 8 bytes a pixel between its planes and the PNG it writes (a
+// 150-megapixel photo ≈ 1.2 GB), under the plugin's 4 GB.
+const (
+	renderMemory = 512 << 20
+	heicMemory   = 2 << 30
+)
+
 // renderTimeout bounds one page render: a pathological page must not hang a request.
 const renderTimeout = 2 * time.Minute
 
@@ -78,12 +87,18 @@ func renderPage(ctx context.Context, path string, n int, dpi float64, widthPt, h
 		args = append(args, "-scale-to", strconv.Itoa(lim.MaxSide))
 	}
 	args = append(args, path)
-	// sdk.Command: the renderer dies with this process (parent-death signal), in the server too.
-	cmd := sdk.Command(ctx, pdftoppm, args...)
+	// The renderer dies with this process (parent-death signal), in the server too.
+	limit := sdk.ConverterMemory(renderMemory)
+	cmd := sdk.LimitedCommand(ctx, limit, pdftoppm, args...)
 	cmd.WaitDelay = 5 * time.Second
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	if sdk.OutOfMemory(stderr.String()) {
+		// pdftoppm may exit 0 after "Out of memory", having written nothing or a part.
+		return provider.Image{}, fmt.Errorf("vlm: render page %d: %w", n, sdk.MemoryError(pdftoppm, limit))
+	}
+	if err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return provider.Image{}, ctx.Err()
 		}
@@ -143,7 +158,8 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
 	defer cancel()
-	cmd := sdk.Command(ctx, "heif-convert", in, out)
+	limit := sdk.ConverterMemory(heicMemory)
+	cmd := sdk.LimitedCommand(ctx, limit, "heif-convert", in, out)
 	cmd.WaitDelay = 5 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -152,6 +168,8 @@ func heicToPNG(ctx context.Context, data []byte) ([]byte, error) {
 		switch {
 		case errors.Is(ctx.Err(), context.Canceled):
 			return nil, ctx.Err()
+		case sdk.OutOfMemory(stderr.String()):
+			return nil, fmt.Errorf("vlm: HEIC image: %w", sdk.MemoryError("heif-convert", limit))
 		case errors.As(err, &ee):
 			return nil, contract.Errorf(contract.KindUnprocessable, "vlm: cannot read the HEIC image: %s", lastLine(stderr.String()))
 		}
@@ -179,9 +197,9 @@ func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
 	if sendable(mime) && max(cfg.Width, cfg.Height) <= lim.MaxSide && len(img.Data) <= lim.MaxBytes {
 		return provider.Image{Data: img.Data, MIME: mime}, nil
 	}
-	src, _, err := image.Decode(bytes.NewReader(img.Data))
+	src, err := decodeBounded(img.Data, cfg, format, lim.MaxSide)
 	if err != nil {
-		return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: cannot decode the image: %v", err)
+		return provider.Image{}, err
 	}
 	side := min(lim.MaxSide, max(cfg.Width, cfg.Height))
 	for attempt := 0; attempt < 8; attempt++ {
@@ -206,6 +224,99 @@ func fit(img provider.Image, lim imageLimits) (provider.Image, error) {
 	return provider.Image{}, contract.Errorf(contract.KindUnprocessable, "vlm: the image cannot be made smaller than %d bytes", lim.MaxBytes)
 }
 
+// decodeBudget bounds the memory a full decode may take (the decoder's raster, and a
+// progressive JPEG's coefficients): past it an image is refused rather than decoded to be
+// thrown away after downscaling. A non-interlaced PNG is never decoded whole (pngReduced).
+const decodeBudget = 256 << 20
+
+// decodeBounded decodes data (of header cfg and format) for downscaling to side: a
+// non-interlaced PNG a row at a time, reduced by the whole factor that leaves it between side
+// and twice side; any other image whole, when its decoder's memory stays within decodeBudget.
+func decodeBounded(data []byte, cfg image.Config, format string, side int) (image.Image, error) {
+	if format == "png" {
+		f := max(1, max(cfg.Width, cfg.Height)/max(side, 1))
+		img, ok, err := pngReduced(data, f)
+		if err != nil {
+			return nil, contract.Errorf(contract.KindUnprocessable, "vlm: cannot decode the PNG image: %v", err)
+		}
+		if ok {
+			return img, nil
+		}
+	}
+	if need := decodeBytes(data, cfg, format); need > decodeBudget {
+		return nil, contract.Errorf(contract.KindUnprocessable,
+			"vlm: the %s image of %d × %d pixels would take %d MB to decode, more than the %d MB allowed for an image that is not read reduced; send it smaller, or as a non-interlaced PNG",
+			strings.ToUpper(format), cfg.Width, cfg.Height, need>>20, decodeBudget>>20)
+	}
+	src, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, contract.Errorf(contract.KindUnprocessable, "vlm: cannot decode the image: %v", err)
+	}
+	return src, nil
+}
+
+// decodeBytes estimates what Go's decoder allocates for an image: its raster at the colour
+// model's bytes a pixel (YCbCr counted unsubsampled, the worst case), and for a progressive
+// JPEG the coefficients it keeps until the last scan (an int32 each, a 4-byte per pixel per
+// component).
+func decodeBytes(data []byte, cfg image.Config, format string) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	var per int64
+	switch cfg.ColorModel {
+	case color.GrayModel, color.AlphaModel, color.Alpha16Model:
+		per = 1
+	case color.Gray16Model:
+		per = 2
+	case color.YCbCrModel:
+		per = 3
+	case color.RGBA64Model, color.NRGBA64Model:
+		per = 8
+	default:
+		if _, ok := cfg.ColorModel.(color.Palette); ok {
+			per = 1
+		} else {
+			per = 4
+		}
+	}
+	if format == "jpeg" {
+		if comps, progressive := jpegScan(data); progressive {
+			per += 4 * int64(comps)
+		}
+	}
+	return px * per
+}
+
+// jpegScan reads a JPEG's frame header: its component count, and whether it is progressive
+// (SOF2, or SOF6/SOF10/SOF14).
+func jpegScan(data []byte) (comps int, progressive bool) {
+	for p := 2; p+4 <= len(data); {
+		if data[p] != 0xff {
+			return 0, false
+		}
+		m := data[p+1]
+		if m == 0xff { // fill byte
+			p++
+			continue
+		}
+		if m == 0xd8 || (m >= 0xd0 && m <= 0xd7) || m == 0x01 {
+			p += 2
+			continue
+		}
+		n := int(data[p+2])<<8 | int(data[p+3])
+		if m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc {
+			if p+9 < len(data) {
+				comps = int(data[p+9])
+			}
+			return comps, m == 0xc2 || m == 0xc6 || m == 0xca || m == 0xce
+		}
+		if m == 0xda || n < 2 {
+			return 0, false
+		}
+		p += 2 + n
+	}
+	return 0, false
+}
+
 // scale fits src into a side×side box, keeping its aspect ratio.
 func scale(src image.Image, side int) image.Image {
 	b := src.Bounds()
@@ -219,9 +330,21 @@ func scale(src image.Image, side int) image.Image {
 		w, h = max(1, w*side/h), side
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	// Catmull-Rom scales in two passes through a buffer of the destination's width by the
+	// source's height at 32 bytes a pixel (300 MB for a 6,000-row source to 1,568 px). When
+	// that is over scaleBuffer and the source is under twice the destination (a PNG
+	// decodeBounded reduced, a large side for Gemini) the approximate bilinear filter, which
+	// has none, loses little and does.
+	if int64(w)*int64(b.Dy())*32 > scaleBuffer && max(b.Dx(), b.Dy()) < 2*side {
+		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+		return dst
+	}
 	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
 	return dst
 }
+
+// scaleBuffer bounds Catmull-Rom's intermediate buffer (see scale).
+const scaleBuffer = 64 << 20
 
 // flatten paints src on white: JPEG has no alpha, and transparent pixels would turn black.
 func flatten(src image.Image) image.Image {
