@@ -28,6 +28,7 @@ func (s *Server) Mount(prefix string, h http.Handler) {
 // RedirectRoot sends GET and HEAD requests for "/" to target (the web UI), so a person who
 // opens the server's address in a browser lands somewhere useful instead of on a 404.
 func (s *Server) RedirectRoot(target string) {
+	s.home = target
 	inner := s.handler
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {

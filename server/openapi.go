@@ -212,6 +212,7 @@ type docsRow struct{ Name, Type, Default, Help string }
 
 type docsData struct {
 	Base string
+	Home string // the web UI, when this server has one
 	Rows []docsRow
 }
 
@@ -249,7 +250,7 @@ func (s *Server) docsPage(r *http.Request) []byte {
 		host = "localhost"
 	}
 	var b bytes.Buffer
-	if err := docsTemplate.Execute(&b, docsData{Base: scheme + "://" + host, Rows: s.docRows}); err != nil {
+	if err := docsTemplate.Execute(&b, docsData{Base: scheme + "://" + host, Home: s.home, Rows: s.docRows}); err != nil {
 		panic("server: docs page does not render: " + err.Error()) // static data: a bug, not input
 	}
 	return b.Bytes()

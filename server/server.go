@@ -148,6 +148,8 @@ type Server struct {
 	metrics       *metrics
 	openapi       []byte
 	docRows       []docsRow
+	// home is where GET / leads (RedirectRoot): the docs page links back to it.
+	home string
 	// describe are the extensions of the OpenAPI document (DescribeAPI).
 	describe []func(paths map[string]any, c openapi.Components)
 	handler  http.Handler

@@ -433,6 +433,16 @@ func TestOpenAPIAndDocs(t *testing.T) {
 	if props["strategy"]["default"] != "auto" || props["languages"]["type"] != "array" {
 		t.Errorf("schemas: %v %v", props["strategy"], props["languages"])
 	}
+	// A server with a home page (the web UI) links back to it; one without says nothing.
+	if strings.Contains(page.Body.String(), "web UI</a>") {
+		t.Error("docs page links to a web UI this server does not have")
+	}
+	srv.RedirectRoot("/ui/")
+	page = httptest.NewRecorder()
+	srv.ServeHTTP(page, httptest.NewRequest("GET", "/general/docs", nil))
+	if !strings.Contains(page.Body.String(), `Back to the <a href="/ui/">web UI</a>.`) {
+		t.Error("docs page does not link back to the web UI")
+	}
 }
 
 // TestGracefulShutdown cancels the server while a request is still uploading: the request
