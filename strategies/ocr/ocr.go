@@ -300,6 +300,13 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 		return pageResult{err: err}
 	}
 	img, scale := pi.img, pi.scale
+	// A crooked scan or photo is straightened before anything reads it (rules, words,
+	// layout): Tesseract drops whole lines of text tilted a few degrees. The straightened
+	// page (same size, turned about its centre) is the page whose pixels the boxes count, as
+	// for a page turned upright.
+	if a := scan.FindSkew(img); a != 0 {
+		img = scan.Deskew(img, a)
+	}
 	clean, mask := scan.RemoveRules(img, tables)
 	bilevel := scan.IsBilevel(img)
 	// The client is taken once the page is ready: a client still loading its models (the
