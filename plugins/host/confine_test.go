@@ -36,6 +36,13 @@ func TestAttackPluginCannotReadOutside(t *testing.T) {
 	for _, unconfined := range []bool{true, false} {
 		t.Run(map[bool]string{true: "unconfined", false: "confined"}[unconfined], func(t *testing.T) { steal(t, unconfined, docPath, secret, upload) })
 	}
+	// A file outside the temporary directory (a user's own document given to quarry
+	// partition) is not linked, which would let the plugin write to it: its bytes are sent.
+	t.Run("confined, own file", func(t *testing.T) {
+		t.Setenv("TMPDIR", filepath.Join(base, "tmp"))
+		os.Mkdir(filepath.Join(base, "tmp"), 0o700)
+		steal(t, false, docPath, secret, upload)
+	})
 	if entries, _ := os.ReadDir(req); len(entries) != 1 {
 		t.Errorf("request directory holds %d files, want the document alone", len(entries))
 	}
@@ -55,8 +62,9 @@ func steal(t *testing.T, unconfined bool, docPath, secret, upload string) {
 		if err != nil {
 			t.Fatalf("unconfined=%v: %v", unconfined, err)
 		}
-		if len(got) != 3 {
-			t.Fatalf("unconfined=%v: %d elements, want 3: %v", unconfined, len(got), got)
+		linked := unconfined || strings.HasPrefix(docPath, os.TempDir())
+		if want := map[bool]int{true: 3, false: 2}[linked]; len(got) != want {
+			t.Fatalf("unconfined=%v: %d elements, want %d: %v", unconfined, len(got), want, got)
 		}
 		for i, want := range []string{secret + " read:TOPSECRET cat:TOPSECRET planted", upload + " read:OTHERS cat:OTHERS planted"} {
 			if !unconfined {
@@ -68,8 +76,10 @@ func steal(t *testing.T, unconfined bool, docPath, secret, upload string) {
 		}
 		// Confined, the plugin reads its document through a link in its own directory, not
 		// by the host's path.
-		if name := strings.TrimPrefix(got[2].Text, "document file "); unconfined != (name == docPath) {
-			t.Errorf("unconfined=%v: plugin read its document as %q", unconfined, name)
+		if linked {
+			if name := strings.TrimPrefix(got[2].Text, "document file "); unconfined != (name == docPath) {
+				t.Errorf("unconfined=%v: plugin read its document as %q", unconfined, name)
+			}
 		}
 		os.Remove(secret + ".planted")
 		os.Remove(upload + ".planted")

@@ -336,9 +336,11 @@ func command(spec Spec, tmp string) *exec.Cmd {
 }
 
 // document is doc as the process may read it: a confined process cannot open the host's
-// file by its path (another request's directory), so a document in a file is hard-linked into
-// the process's own temporary directory for the call, and crosses the pipe when it cannot be
-// (another file system, a file already removed). done removes the link.
+// file by its path (another request's directory), so a document in a file under the temporary
+// directory (a spooled upload: the host's own copy) is hard-linked into the process's own
+// directory for the call. Any other file — a user's own document given to quarry partition —
+// crosses the pipe instead: a link would let the process write to the original. So does a file
+// that cannot be linked (another file system, already removed). done removes the link.
 func (pr *proc) document(doc *engine.Document) (_ *engine.Document, done func()) {
 	f, ok := doc.Content.(*os.File)
 	if !pr.confined || !ok {
@@ -346,15 +348,28 @@ func (pr *proc) document(doc *engine.Document) (_ *engine.Document, done func())
 	}
 	d := engine.Document{Filename: doc.Filename, ContentType: doc.ContentType, MIMEType: doc.MIMEType, Size: doc.Size}
 	name := filepath.Join(pr.tmp, "document-"+strconv.Itoa(pr.calls))
-	if err := os.Link(f.Name(), name); err == nil {
-		if lf, err := os.Open(name); err == nil {
-			d.Content = lf
-			return &d, func() { lf.Close(); os.Remove(name) }
+	if within(f.Name(), os.TempDir()) || within(f.Name(), filepath.Dir(pr.tmp)) {
+		if err := os.Link(f.Name(), name); err == nil {
+			if lf, err := os.Open(name); err == nil {
+				d.Content = lf
+				return &d, func() { lf.Close(); os.Remove(name) }
+			}
+			os.Remove(name)
 		}
-		os.Remove(name)
 	}
 	d.Content = io.NewSectionReader(f, 0, doc.Size)
 	return &d, func() {}
+}
+
+// within reports whether path lies inside dir (both made absolute, not resolved).
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
 }
 
 // confine puts cmd under Landlock (childproc.Confine) unless the host is configured
