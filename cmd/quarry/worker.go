@@ -104,6 +104,10 @@ func warnSecretsOnCommandLine(log *slog.Logger, fs *flag.FlagSet) {
 // openPlatform opens the platform and starts its workers.
 func openPlatform(ctx context.Context, o platformOptions, keys []string, authLimit *apikey.Limiter, inProcess bool, log *slog.Logger) (*platform.Platform, error) {
 	database, secretKey := o.resolved()
+	if childproc.SystemReadable(*o.dataDir) {
+		log.Warn("the data directory lies in a system directory that confined plugins and converters may read, so its secret key and database are not hidden from them; move it (e.g. under /var/lib)",
+			"data_dir", *o.dataDir)
+	}
 	p, err := platform.Open(ctx, platform.Config{Database: database, DataDir: *o.dataDir, SecretKey: secretKey,
 		APIKeys: keys, AuthLimiter: authLimit, Workers: *o.workers, InProcess: inProcess, Logger: log,
 		LocalRoots: o.localRoots.vals, AllowPrivateNetwork: *o.allowPrivate})

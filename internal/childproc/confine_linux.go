@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -209,4 +211,22 @@ func restrictSelf(c Confinement) error {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
 	return nil
+}
+
+// SystemReadable reports whether path lies in SystemRead, where every confined helper may
+// read it: a data directory under /usr/local, say, is not hidden by the confinement.
+func SystemReadable(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	for _, dir := range SystemRead {
+		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }

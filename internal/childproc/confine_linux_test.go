@@ -55,3 +55,16 @@ func TestAttackConfinedHelperCannotReadOutside(t *testing.T) {
 		t.Errorf("confined helper's own work: %v %q", err, out)
 	}
 }
+
+// A data directory under a system directory every confined helper reads is not hidden: the
+// server says so at start-up.
+func TestSystemReadable(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/usr/local/quarry/data": true, "/usr": true, "/etc/fonts/x": true, "/proc/1/environ": true,
+		"/var/lib/quarry": false, "/etc/quarry/keys": false, "/usrx/data": false, "/tmp/data": false, "/": false,
+	} {
+		if got := SystemReadable(path); got != want {
+			t.Errorf("SystemReadable(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
