@@ -198,7 +198,8 @@ func (o *OCR) run(ctx context.Context, doc *contract.Document, opts contract.Opt
 		dpi = v
 	}
 	langs := TesseractLanguages(opts.Values(contract.KeyLanguages), opts.Values(contract.KeyOCRLanguages))
-	if err := checkLanguages(langs); err != nil {
+	langs, err := checkLanguages(langs)
+	if err != nil {
 		return err
 	}
 	src, pdfDoc, err := openSource(ctx, doc, dpi)
