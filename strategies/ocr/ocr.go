@@ -309,6 +309,8 @@ func (o *OCR) page(ctx context.Context, src source, n int, langs string, tables 
 		img = scan.Deskew(img, a)
 	}
 	clean, mask := scan.RemoveRules(img, tables)
+	// Light text on dark ground is turned dark-on-light for reading only (scan.InvertDark).
+	clean = scan.InvertDark(clean)
 	bilevel := scan.IsBilevel(img)
 	// The client is taken once the page is ready: a client still loading its models (the
 	// plugin's warm-up) finishes while the page is decoded.

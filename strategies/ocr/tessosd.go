@@ -110,6 +110,7 @@ func (t *tesseract) upright(img, clean *image.Gray, mask *scan.RuleMask, words [
 	}
 	turned := scan.Rotate(img, q)
 	c2, m2 := scan.RemoveRules(turned, tables)
+	c2 = scan.InvertDark(c2)
 	w2, err := t.read(c2, bilevel, 1, langs)
 	if err != nil || scan.MeanConf(w2) <= scan.MeanConf(words) {
 		return img, clean, mask, words
