@@ -69,9 +69,28 @@ func (t *tesseract) orientation(img *image.Gray) (int, bool) {
 			return 0, false
 		}
 	}
+	side := float64(max(img.Bounds().Dx(), img.Bounds().Dy()))
+	deg, ok := t.osdAt(img, min(1, osdMaxSide/side))
+	// OSD skips characters too small to judge ("Too few characters"): a 100 DPI scan of
+	// ordinary type has none big enough, so a page that gave no answer is looked at again
+	// scaled up, as far as osdMaxSide allows.
+	if up := min(2, osdMaxSide/side); !ok && up >= 1.5 {
+		deg, ok = t.osdAt(img, up)
+	}
+	if !ok {
+		return 0, false
+	}
+	// deg is the angle the text is turned by, clockwise (text turned a quarter clockwise
+	// reads 90); turning the image back by as much, counter-clockwise, sets it upright.
+	return (4 - (deg/90)%4) % 4, true
+}
+
+// osdAt runs OSD on img scaled by zoom, returning the text's clockwise turn in degrees when
+// OSD is confident.
+func (t *tesseract) osdAt(img *image.Gray, zoom float64) (int, bool) {
 	src := img
-	if b := img.Bounds(); max(b.Dx(), b.Dy()) > osdMaxSide {
-		src = scan.Resize(img, float64(osdMaxSide)/float64(max(b.Dx(), b.Dy())))
+	if zoom != 1 {
+		src = scan.Resize(img, zoom)
 	}
 	b := src.Bounds()
 	if b.Dx() < 16 || b.Dy() < 16 {
@@ -84,9 +103,7 @@ func (t *tesseract) orientation(img *image.Gray) (int, bool) {
 	if ok == 0 || float64(conf) < osdMinConfidence {
 		return 0, false
 	}
-	// deg is the angle the text is turned by, clockwise (text turned a quarter clockwise
-	// reads 90); turning the image back by as much, counter-clockwise, sets it upright.
-	return (4 - (int(deg)/90)%4) % 4, true
+	return int(deg), true
 }
 
 func (t *tesseract) closeOSD() {
