@@ -52,6 +52,10 @@ import (
 // (Tesseract's own tools use 2 as "unsure"; upright text of a few lines scores well above 5).
 const osdMinConfidence = 2.0
 
+// sidewaysConfSlack is how much less confident (mean word confidence, 0-100) the reading of
+// a page turned from vertical lines may be and still be kept.
+const sidewaysConfSlack = 5.0
+
 // osdMaxSide bounds the side of the image OSD looks at: orientation needs characters, not
 // detail, and a smaller image is detected faster.
 const osdMaxSide = 2400
@@ -129,7 +133,11 @@ func (t *tesseract) upright(img, clean *image.Gray, mask *scan.RuleMask, words [
 	c2, m2 := scan.RemoveRules(turned, tables)
 	c2 = scan.InvertDark(c2)
 	w2, err := t.read(c2, bilevel, 1, langs)
-	if err != nil || scan.MeanConf(w2) <= scan.MeanConf(words) {
+	// The turned reading is kept when it is more confident, or, for a page first read as
+	// vertical lines (as confidently, but word by word in a jumbled order), when it reads
+	// as lines and is about as confident.
+	c1, c2c := scan.MeanConf(words), scan.MeanConf(w2)
+	if err != nil || c2c <= c1 && !(scan.Sideways(words) && !scan.Sideways(w2) && c2c >= c1-sidewaysConfSlack) {
 		return img, clean, mask, words
 	}
 	return turned, c2, m2, w2

@@ -5,6 +5,11 @@ import "image"
 // NeedsOSD reports whether a page's first reading is poor enough to check its orientation:
 // few words read with confidence among many read at all, which is what sideways or inverted
 // text gives. Upright pages (most words confident) and empty ones cost nothing more.
+//
+// Text turned a quarter, though, Tesseract often reads confidently as vertical lines, word
+// by word in a scrambled order (a 90° page: every word right, every paragraph jumbled); such
+// a page shows as words of several letters whose boxes are taller than wide, and is checked
+// too.
 func NeedsOSD(words []Word) bool {
 	n, good := 0, 0
 	for _, w := range words {
@@ -16,7 +21,23 @@ func NeedsOSD(words []Word) bool {
 			good++
 		}
 	}
-	return n >= 5 && good*2 < n
+	return n >= 5 && good*2 < n || Sideways(words)
+}
+
+// Sideways reports whether most words of four letters or more lie in boxes taller than wide:
+// text read as vertical lines.
+func Sideways(words []Word) bool {
+	long, tall := 0, 0
+	for _, w := range words {
+		if w.Conf < 0 || len([]rune(w.Text)) < 4 {
+			continue
+		}
+		long++
+		if w.Box.Dy() > w.Box.Dx() {
+			tall++
+		}
+	}
+	return long >= 5 && tall*2 > long
 }
 
 // rotate turns img clockwise by quarter turns (1 = 90°), into a new image.

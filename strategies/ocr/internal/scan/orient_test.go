@@ -47,3 +47,24 @@ func TestRotate(t *testing.T) {
 		t.Error("sub-image turned wrongly")
 	}
 }
+
+// TestNeedsOSDSideways: confidently read words of several letters in boxes taller than wide
+// (text turned a quarter, read as vertical lines) call for orientation detection; the same
+// words lying flat, or short words in tall boxes (digits in a column), do not.
+func TestNeedsOSDSideways(t *testing.T) {
+	var flat, upright, digits []Word
+	for i := range 8 {
+		flat = append(flat, Word{Text: "water", Conf: 95, Box: image.Rect(0, i*30, 100, i*30+20)})
+		upright = append(upright, Word{Text: "water", Conf: 95, Box: image.Rect(i*30, 0, i*30+20, 100)})
+		digits = append(digits, Word{Text: "12", Conf: 95, Box: image.Rect(i*30, 0, i*30+14, 20)})
+	}
+	if NeedsOSD(flat) {
+		t.Error("flat words: OSD asked for")
+	}
+	if !NeedsOSD(upright) {
+		t.Error("words in tall boxes: OSD not asked for")
+	}
+	if NeedsOSD(digits) {
+		t.Error("single digits: OSD asked for")
+	}
+}
