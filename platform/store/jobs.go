@@ -109,32 +109,22 @@ func (s *Store) GetJob(ctx context.Context, id string) (*Job, error) {
 	return j, nil
 }
 
-// ListJobs lists jobs, newest first, optionally of one workflow and one status.
+// ListJobs lists jobs, newest first, optionally of one workflow and one status: every page
+// of ListJobsPage, for callers that want the whole list in memory.
 func (s *Store) ListJobs(ctx context.Context, workflowID, status string) ([]*Job, error) {
-	query := `SELECT ` + jobCols + ` FROM jobs WHERE 1 = 1`
-	var args []any
-	if workflowID != "" {
-		query += ` AND workflow_id = ?`
-		args = append(args, workflowID)
-	}
-	if status != "" {
-		query += ` AND status = ?`
-		args = append(args, status)
-	}
-	rows, err := s.query(ctx, query+` ORDER BY created_at DESC, id DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list jobs: %w", err)
-	}
-	defer rows.Close()
 	out := []*Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
+	var after *JobCursor
+	for {
+		page, next, err := s.ListJobsPage(ctx, workflowID, status, after, 500)
 		if err != nil {
-			return nil, fmt.Errorf("store: list jobs: %w", err)
+			return nil, err
 		}
-		out = append(out, j)
+		out = append(out, page...)
+		if next == nil {
+			return out, nil
+		}
+		after = next
 	}
-	return out, rows.Err()
 }
 
 // JobCursor is where a page of ListJobsPage ended: the last job's creation time and id.
