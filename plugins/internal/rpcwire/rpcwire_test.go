@@ -19,6 +19,8 @@ import (
 	"math/big"
 	"net"
 	"net/rpc"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -430,5 +432,34 @@ func TestKindNames(t *testing.T) {
 	}
 	if KindOf("teapot") != contract.KindInternal {
 		t.Error("an unknown kind is not internal")
+	}
+}
+
+// A temporary directory too deep for a Unix socket path (a long TMPDIR, a test's directory)
+// still gives a socket the host can dial: it goes to /tmp instead of failing to bind.
+func TestSocketInLongTempDir(t *testing.T) {
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60))
+	if err := os.MkdirAll(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(envSocketDir, deep)
+	t.Setenv(envProtocolVersions, "3")
+	l, err := Listen()
+	if err != nil {
+		t.Fatalf("listen with a %d-byte socket directory: %v", len(deep), err)
+	}
+	defer l.Close()
+	if len(l.Addr()) > maxSocketPath {
+		t.Errorf("socket path %q is %d bytes", l.Addr(), len(l.Addr()))
+	}
+	c, err := net.Dial("unix", l.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	short := t.TempDir()
+	t.Setenv(envSocketDir, short)
+	if got := socketDir(); got != short {
+		t.Errorf("a short socket directory %q became %q", short, got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +18,11 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/yamux"
@@ -82,19 +85,45 @@ func Listen() (*Listener, error) {
 		}
 		l.tls, l.cert = cfg, base64.RawStdEncoding.EncodeToString(der)
 	}
-	f, err := os.CreateTemp(os.Getenv(envSocketDir), "plugin")
-	if err != nil {
-		return nil, fmt.Errorf("rpcwire: socket path: %w", err)
-	}
-	l.path = f.Name()
-	f.Close()
-	if err := os.Remove(l.path); err != nil {
-		return nil, fmt.Errorf("rpcwire: socket path: %w", err)
-	}
-	if l.ln, err = net.Listen("unix", l.path); err != nil {
-		return nil, fmt.Errorf("rpcwire: listen: %w", err)
+	// The socket is bound under a fresh random name, never created as a file first: a
+	// confined plugin may make sockets in /tmp but not files (and a file removed before the
+	// bind would leave a window for another process to take its name).
+	dir := socketDir()
+	var err error
+	for try := 0; ; try++ {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, fmt.Errorf("rpcwire: socket name: %w", err)
+		}
+		l.path = filepath.Join(dir, "plugin"+hex.EncodeToString(b[:]))
+		if l.ln, err = net.Listen("unix", l.path); err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || try == 3 {
+			return nil, fmt.Errorf("rpcwire: listen: %w", err)
+		}
 	}
 	return l, nil
+}
+
+// maxSocketPath is the longest Unix socket path every platform binds: sun_path holds 108
+// bytes on Linux and 104 on the BSDs and macOS, the terminating NUL included.
+const maxSocketPath = 103
+
+// socketDir is where the socket goes: PLUGIN_UNIX_SOCKET_DIR, else the temporary directory
+// (the Quarry host makes it private to the process), unless a socket there would pass
+// maxSocketPath ("plugin" and 16 random hex digits are added): then /tmp, where binding
+// succeeds whatever TMPDIR is. A socket there is no weaker: only a client holding the host's
+// certificate gets a session (mutual TLS), and the confined plugin may create sockets there.
+func socketDir() string {
+	dir := os.Getenv(envSocketDir)
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	if len(filepath.Join(dir, "plugin0123456789abcdef")) > maxSocketPath {
+		return "/tmp"
+	}
+	return dir
 }
 
 // negotiate picks the version to announce: ProtocolVersion, which the host offers or not (a
