@@ -773,43 +773,59 @@ func spanHeadRows(cells []gcell, header, grouped []bool) []gcell {
 		if !grouped[r] || !header[r+1] {
 			continue
 		}
-		below := map[int]int{} // column → its empty one-column cell in row r+1
-		for i, c := range cells {
-			if c.r0 == r+1 && c.r1 == r+2 && c.c1-c.c0 == 1 && len(c.words) == 0 {
-				below[c.c0] = i
-			}
-		}
+		empty := emptyCells(cells)
 		drop := map[int]bool{}
 		for i, c := range cells {
-			if c.r0 != r || c.r1 != r+1 || len(c.words) == 0 {
-				continue
-			}
-			var under []int
-			for k := c.c0; k < c.c1; k++ {
-				j, ok := below[k]
-				if !ok {
-					under = nil
-					break
-				}
-				under = append(under, j)
-			}
-			if under == nil {
-				continue
-			}
-			cells[i].r1 = r + 2
-			for _, j := range under {
-				drop[j] = true
+			if c.r0 == r && c.r1 == r+1 && len(c.words) > 0 {
+				spanDown(cells, i, empty, drop)
 			}
 		}
-		kept := cells[:0]
-		for i, c := range cells {
-			if !drop[i] {
-				kept = append(kept, c)
-			}
-		}
-		cells = kept
+		cells = withoutDropped(cells, drop)
 	}
 	return cells
+}
+
+// emptyCells maps (row, column) to the empty one-row, one-column cell there.
+func emptyCells(cells []gcell) map[[2]int]int {
+	empty := map[[2]int]int{}
+	for i, c := range cells {
+		if len(c.words) == 0 && c.r1 == c.r0+1 && c.c1 == c.c0+1 {
+			empty[[2]int{c.r0, c.c0}] = i
+		}
+	}
+	return empty
+}
+
+// spanDown makes one-row cell i reach over the next row too (rowspan 2) when every column under
+// it holds an empty cell (emptyCells) not yet dropped, and marks those cells dropped.
+func spanDown(cells []gcell, i int, empty map[[2]int]int, drop map[int]bool) {
+	c := cells[i]
+	var under []int
+	for k := c.c0; k < c.c1; k++ {
+		j, ok := empty[[2]int{c.r0 + 1, k}]
+		if !ok || drop[j] {
+			return
+		}
+		under = append(under, j)
+	}
+	cells[i].r1 = c.r0 + 2
+	for _, j := range under {
+		drop[j] = true
+	}
+}
+
+// withoutDropped is cells without those marked in drop, in place.
+func withoutDropped(cells []gcell, drop map[int]bool) []gcell {
+	if len(drop) == 0 {
+		return cells
+	}
+	kept := cells[:0]
+	for i, c := range cells {
+		if !drop[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // spanRowLabels gives a body cell set between its row and the next the next row too where
@@ -845,12 +861,7 @@ func spanRowLabels(cells []gcell, header []bool, ws []Word) []gcell {
 		}
 		return (box.Y0 + box.Y1) / 2, true
 	}
-	empty := map[[2]int]int{} // (row, column) → its empty one-row, one-column cell
-	for i, c := range cells {
-		if len(c.words) == 0 && c.r1 == c.r0+1 && c.c1 == c.c0+1 {
-			empty[[2]int{c.r0, c.c0}] = i
-		}
-	}
+	empty := emptyCells(cells)
 	drop := map[int]bool{}
 	for i, c := range cells {
 		r := c.r0
@@ -873,33 +884,9 @@ func spanRowLabels(cells []gcell, header []bool, ws []Word) []gcell {
 		if box.H() > 1.5*size || m > up-0.25*step || m < down+0.25*step {
 			continue
 		}
-		var under []int
-		for k := c.c0; k < c.c1; k++ {
-			j, ok := empty[[2]int{r + 1, k}]
-			if !ok || drop[j] {
-				under = nil
-				break
-			}
-			under = append(under, j)
-		}
-		if under == nil {
-			continue
-		}
-		cells[i].r1 = r + 2
-		for _, j := range under {
-			drop[j] = true
-		}
+		spanDown(cells, i, empty, drop)
 	}
-	if len(drop) == 0 {
-		return cells
-	}
-	kept := cells[:0]
-	for i, c := range cells {
-		if !drop[i] {
-			kept = append(kept, c)
-		}
-	}
-	return kept
+	return withoutDropped(cells, drop)
 }
 
 // groupHeads finds the group labels of a head of two or more levels: a phrase of a head line
