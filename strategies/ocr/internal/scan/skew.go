@@ -117,16 +117,7 @@ func profileScore(xs, ys []float64, a float64, cols bool) float64 {
 // inkThreshold is halfway between the page's darkest and its typical (paper) level, so grey
 // paper and faint print are both told apart from ink.
 func inkThreshold(img *image.Gray, step int) uint8 {
-	var hist [256]int
-	b := img.Bounds()
-	n := 0
-	for y := 0; y < b.Dy(); y += step {
-		row := img.Pix[y*img.Stride:]
-		for x := 0; x < b.Dx(); x += step {
-			hist[row[x]]++
-			n++
-		}
-	}
+	hist, n := sampleLevels(img, step)
 	paper, dark, acc := 0, 0, 0
 	for v := 0; v < 256; v++ {
 		acc += hist[v]
@@ -184,17 +175,7 @@ func sample(img *image.Gray, x, y float64, fill uint8) uint8 {
 }
 
 func paperLevel(img *image.Gray) uint8 {
-	var hist [256]int
-	b := img.Bounds()
-	step := max(1, b.Dx()/skewWidth)
-	n := 0
-	for y := 0; y < b.Dy(); y += step {
-		row := img.Pix[y*img.Stride:]
-		for x := 0; x < b.Dx(); x += step {
-			hist[row[x]]++
-			n++
-		}
-	}
+	hist, n := sampleLevels(img, max(1, img.Bounds().Dx()/skewWidth))
 	acc := 0
 	for v := 0; v < 256; v++ {
 		if acc += hist[v]; acc*2 >= n {
@@ -202,4 +183,18 @@ func paperLevel(img *image.Gray) uint8 {
 		}
 	}
 	return 255
+}
+
+// sampleLevels is the histogram of img's grey levels over every step-th pixel of every
+// step-th row, and the number of pixels sampled.
+func sampleLevels(img *image.Gray, step int) (hist [256]int, n int) {
+	b := img.Bounds()
+	for y := 0; y < b.Dy(); y += step {
+		row := img.Pix[y*img.Stride:]
+		for x := 0; x < b.Dx(); x += step {
+			hist[row[x]]++
+			n++
+		}
+	}
+	return hist, n
 }
